@@ -1,0 +1,61 @@
+#!/usr/bin/env -S node --experimental-strip-types --disable-warning=ExperimentalWarning
+/**
+ * The operator's CLI, `npx osprey <command>`. It works on the configured database directly, so
+ * it runs while no server holds an embedded (PGlite) data directory; against Postgres
+ * (DATABASE_URL) it also runs beside a live server.
+ */
+import { ConfigError, loadConfig } from "../../functions/config/config.ts";
+import { isAppError } from "../../functions/lib/app-error.ts";
+import { DataDirLockedError } from "../local/data-dir-lock.ts";
+import { openRuntime } from "../local/runtime.ts";
+import { startServer } from "../local/server.ts";
+import { ACCOUNTS_USAGE, accountsCommand } from "./commands/accounts.ts";
+import { KEYS_USAGE, keysCommand } from "./commands/keys.ts";
+import { UsageError } from "./format.ts";
+
+const USAGE = `Usage:
+osprey serve                 start the server (same as npm start)
+osprey migrate               apply pending database migrations
+${KEYS_USAGE}
+${ACCOUNTS_USAGE}
+
+Configuration comes from the environment (see README): OSPREY_DATA_DIR, DATABASE_URL, ...`;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const fail = (message: string, code: number) => {
+  process.stderr.write(`osprey: ${message}\n`);
+  process.exitCode = code;
+};
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    out(USAGE);
+    if (!command) process.exitCode = 2;
+    return;
+  }
+  if (!["serve", "migrate", "keys", "accounts"].includes(command)) throw new UsageError(`unknown command "${command}"`);
+  const config = loadConfig();
+  if (command === "serve") {
+    if (args.length > 0) throw new UsageError("serve takes no arguments; configure it with environment variables");
+    return startServer(config, { print: (s) => process.stdout.write(s) });
+  }
+  const runtime = await openRuntime(config, `osprey ${command}`);
+  try {
+    if (command === "migrate") out(`Migrations applied to ${runtime.database.description}.`);
+    else if (command === "keys") await keysCommand(runtime.services, args, out);
+    else await accountsCommand(runtime.services, args, out);
+  } finally {
+    await runtime.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError) return fail(`${err.message}\n\n${USAGE}`, 2);
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) return fail(err.message, 1);
+  if (isAppError(err)) return fail(err.message, 1);
+  if (err instanceof TypeError && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS")) {
+    return fail(`${err.message}\n\n${USAGE}`, 2);
+  }
+  return fail(err instanceof Error ? err.message : String(err), 1);
+});

@@ -1,0 +1,43 @@
+import { accessSync, constants } from "node:fs";
+import type { Config } from "../../functions/config/config.ts";
+
+const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The Chromium the local browser pool would launch: CHROME_PATH, else Debian's. */
+export function detectChromium(config: Pick<Config, "chromePath">): { path: string | null; reason: string } {
+  if (config.chromePath) {
+    return isExecutable(config.chromePath)
+      ? { path: config.chromePath, reason: "CHROME_PATH" }
+      : { path: null, reason: `CHROME_PATH ${config.chromePath} is not an executable file` };
+  }
+  const found = CHROMIUM_CANDIDATES.find(isExecutable);
+  return found
+    ? { path: found, reason: "found" }
+    : { path: null, reason: "no Chromium found (install chromium or set CHROME_PATH)" };
+}
+
+/** One line per adapter for the start-up banner. */
+export function describeAdapters(config: Config, databaseDescription: string): [string, string][] {
+  const chromium = detectChromium(config);
+  const model = config.model
+    ? `${config.model.provider}${config.model.model ? ` ${config.model.model}` : ""}${config.model.baseUrl ? ` at ${config.model.baseUrl}` : ""}`
+    : "none configured (set OSPREY_MODEL_PROVIDER to run the automation agent)";
+  return [
+    ["database", databaseDescription],
+    ["queue", "postgres table in the same database"],
+    [
+      "browser",
+      chromium.path ? `chromium at ${chromium.path}` : `none: ${chromium.reason}; pages that need scripts cannot be rendered`,
+    ],
+    ["model", model],
+  ];
+}

@@ -1,0 +1,99 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { createLocalApp, VERSION } from "../../functions/app.ts";
+import type { Config } from "../../functions/config/config.ts";
+import { defaultIds } from "../../functions/lib/ids.ts";
+import { createLogger } from "../../functions/lib/logger.ts";
+import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
+import { describeAdapters } from "./adapters.ts";
+import { openRuntime } from "./runtime.ts";
+
+export interface ServeOptions {
+  /** Where the banner goes (stdout); logs go to stderr. */
+  print: (line: string) => void;
+}
+
+function baseUrl(host: string, port: number): string {
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
+}
+
+/**
+ * `npm start`: one process serving every surface (ARCHITECTURE.md, single machine). Resolves once
+ * listening; SIGINT/SIGTERM stop accepting, let in-flight requests finish (bounded by
+ * OSPREY_SHUTDOWN_TIMEOUT_MS), close the database and exit.
+ */
+export async function startServer(config: Config, opts: ServeOptions): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const runtime = await openRuntime(config, "serve");
+  const firstStart = await ensureFirstAccount(runtime.services).catch(async (err) => {
+    await runtime.close();
+    throw err;
+  });
+  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger });
+
+  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", resolve);
+      server.once("error", reject);
+    });
+  } catch (err) {
+    await runtime.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE")
+      throw new Error(`port ${config.port} on ${config.host} is already in use (set PORT to another one)`);
+    if (code === "EADDRNOTAVAIL") throw new Error(`HOST ${config.host} is not an address of this machine`);
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = baseUrl(config.host, port);
+
+  const lines = [
+    `Osprey ${VERSION} is listening on ${url}`,
+    "",
+    `  automation  ${url}/v1`,
+    `  fetch       ${url}/fetch     (not available yet)`,
+    `  search      ${url}/search    (not available yet)`,
+    `  browser     ${url}/browser   (not available yet)`,
+    `  reference   ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
+    "",
+    `  data dir    ${config.dataDir}`,
+    ...describeAdapters(config, runtime.database.description).map(([k, v]) => `  ${k.padEnd(10)}  ${v}`),
+  ];
+  if (firstStart) {
+    lines.push(
+      "",
+      `First start: created account ${firstStart.account.id} (plan pro) and an API key.`,
+      "The key is shown this once and cannot be recovered; store it now:",
+      "",
+      `    ${firstStart.key}`,
+      "",
+      `  curl -H "X-API-Key: ${firstStart.key}" ${url}/v1/account`,
+    );
+  }
+  opts.print(`${lines.join("\n")}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      logger.warn("second signal: exiting without waiting", { signal });
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info("shutting down", { signal, timeout_ms: config.shutdownTimeoutMs });
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+    const timer = setTimeout(() => {
+      logger.warn("in-flight requests did not finish in time; closing their connections");
+      if ("closeAllConnections" in server) server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    await closed;
+    clearTimeout(timer);
+    await runtime.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}

@@ -1,0 +1,36 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "./http/app-env.ts";
+import { composeApp, type Surface } from "./http/compose.ts";
+import type { IdGenerator } from "./lib/ids.ts";
+import type { Logger } from "./lib/logger.ts";
+import type { Services } from "./services/index.ts";
+import { agentSurface } from "./surfaces/agent/agent.app.ts";
+import { browserSurface } from "./surfaces/browser/browser.app.ts";
+import { fetchSurface } from "./surfaces/fetch/fetch.app.ts";
+import { searchSurface } from "./surfaces/search/search.app.ts";
+
+export const VERSION = "0.1.0";
+
+export interface AppDeps {
+  services: Services;
+  ids: IdGenerator;
+  logger: Logger;
+}
+
+export function allSurfaces(deps: AppDeps): Surface[] {
+  return [agentSurface(deps.services), fetchSurface(), searchSurface(), browserSurface()];
+}
+
+/** Single-machine mode: every surface in one app, each under its prefix (ARCHITECTURE.md). */
+export function createLocalApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  return composeApp({ ids: deps.ids, logger: deps.logger, apiKeys: deps.services.apiKeys, version: VERSION }, allSurfaces(deps));
+}
+
+/** Cloud mode: one surface at its host root (each Lambda serves one). */
+export function createSurfaceApp(deps: AppDeps, name: Surface["name"]): OpenAPIHono<AppEnv> {
+  const surface = allSurfaces(deps).find((s) => s.name === name);
+  if (!surface) throw new Error(`unknown surface ${name}`);
+  return composeApp({ ids: deps.ids, logger: deps.logger, apiKeys: deps.services.apiKeys, version: VERSION }, [
+    { ...surface, prefix: "" },
+  ]);
+}

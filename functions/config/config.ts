@@ -1,0 +1,198 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The service's configuration, parsed once at start-up. This is the only module that reads the
+ * process environment (the entry points pass `process.env` in); everything else receives the
+ * parsed `Config`. An empty variable counts as unset, so `DATABASE_URL=` means "no database URL".
+ */
+
+const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface AllowedHost {
+  /** Lower-case host name or IP literal (IPv6 without brackets). */
+  host: string;
+  /** When set, only this port of the host is exempt. */
+  port: number | null;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
+const IPV6 = /^[0-9a-f:.]+$/;
+
+/** Parses one `OSPREY_ALLOW_PRIVATE_HOSTS` entry: `host`, `host:port`, `[v6]`, `[v6]:port`. */
+export function parseAllowedHost(entry: string): AllowedHost | null {
+  const raw = entry.trim().toLowerCase();
+  let host: string;
+  let port: string | undefined;
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(raw);
+  if (bracketed) {
+    host = bracketed[1] ?? "";
+    port = bracketed[2];
+    if (!IPV6.test(host) || !host.includes(":")) return null;
+  } else if ((raw.match(/:/g) ?? []).length > 1) {
+    // A bare IPv6 literal cannot carry a port (the colon would be ambiguous).
+    if (!IPV6.test(raw)) return null;
+    host = raw;
+  } else {
+    const [h, p, ...rest] = raw.split(":");
+    if (rest.length > 0 || !h || !HOSTNAME.test(h)) return null;
+    host = h.replace(/\.$/, "");
+    port = p;
+  }
+  if (port === undefined) return { host, port: null };
+  const n = Number(port);
+  if (!/^\d{1,5}$/.test(port) || n < 1 || n > 65535) return null;
+  return { host, port: n };
+}
+
+const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+
+const EnvSchema = z.object({
+  PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be an integer between 0 and 65535" })
+      .int("must be an integer between 0 and 65535")
+      .min(0, "must be an integer between 0 and 65535")
+      .max(65535, "must be an integer between 0 and 65535")
+      .default(8787),
+  ),
+  HOST: z.preprocess(emptyAsUndefined, z.string().default("127.0.0.1")),
+  OSPREY_DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default("./.osprey")),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((v) => /^postgres(ql)?:\/\/.+/.test(v) && URL.canParse(v), "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
+  OSPREY_DB_DRIVER: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["pglite", "pg", "neon"], { error: "must be one of pglite, pg, neon" }).optional(),
+  ),
+  OSPREY_NEON_WS_PROXY: optionalString,
+  OSPREY_ALLOW_PRIVATE_HOSTS: z.preprocess(emptyAsUndefined, z.string().default("")).transform((v, ctx) => {
+    const entries: AllowedHost[] = [];
+    for (const item of v.split(",")) {
+      if (item.trim() === "") continue;
+      const parsed = parseAllowedHost(item);
+      if (!parsed) {
+        ctx.addIssue({ code: "custom", message: `has an invalid entry "${item.trim()}" (expected host or host:port)` });
+        return z.NEVER;
+      }
+      entries.push(parsed);
+    }
+    return entries;
+  }),
+  OSPREY_LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  ),
+  OSPREY_SHUTDOWN_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be an integer number of milliseconds" })
+      .int("must be an integer number of milliseconds")
+      .min(0, "must not be negative")
+      .max(600_000, "must be at most 600000")
+      .default(10_000),
+  ),
+  CHROME_PATH: optionalString,
+  OSPREY_MODEL_PROVIDER: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["openai", "anthropic"], { error: "must be openai or anthropic" }).optional(),
+  ),
+  OSPREY_MODEL_BASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), "must be an http(s) URL")
+      .optional(),
+  ),
+  OSPREY_MODEL: optionalString,
+  OSPREY_MODEL_API_KEY: optionalString,
+});
+
+export type DatabaseConfig =
+  | { driver: "pglite"; dataDir: string }
+  | { driver: "pg"; url: string }
+  | { driver: "neon"; url: string; wsProxy: string | null };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  allowPrivateHosts: AllowedHost[];
+  logLevel: LogLevel;
+  shutdownTimeoutMs: number;
+  chromePath: string | null;
+  model: { provider: "openai" | "anthropic"; baseUrl: string | null; model: string | null; apiKey: string | null } | null;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
+export function parseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? "environment");
+    const got = env[name];
+    const shown = got === undefined ? "" : ` (got "${name.includes("KEY") || name === "DATABASE_URL" ? "<redacted>" : got}")`;
+    throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? "is invalid"}${shown}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(cwd, e.OSPREY_DATA_DIR);
+  const driver = e.OSPREY_DB_DRIVER ?? (e.DATABASE_URL ? "pg" : "pglite");
+  let database: DatabaseConfig;
+  if (driver === "pglite") {
+    database = { driver, dataDir: path.join(dataDir, "pglite") };
+  } else {
+    if (!e.DATABASE_URL)
+      throw new ConfigError(`invalid configuration: DATABASE_URL is required when OSPREY_DB_DRIVER is ${driver}`);
+    database =
+      driver === "pg"
+        ? { driver, url: e.DATABASE_URL }
+        : { driver, url: e.DATABASE_URL, wsProxy: e.OSPREY_NEON_WS_PROXY ?? null };
+  }
+  if (e.OSPREY_MODEL_BASE_URL && !e.OSPREY_MODEL_PROVIDER) {
+    throw new ConfigError("invalid configuration: OSPREY_MODEL_PROVIDER is required when OSPREY_MODEL_BASE_URL is set");
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    allowPrivateHosts: e.OSPREY_ALLOW_PRIVATE_HOSTS,
+    logLevel: e.OSPREY_LOG_LEVEL,
+    shutdownTimeoutMs: e.OSPREY_SHUTDOWN_TIMEOUT_MS,
+    chromePath: e.CHROME_PATH ?? null,
+    model: e.OSPREY_MODEL_PROVIDER
+      ? {
+          provider: e.OSPREY_MODEL_PROVIDER,
+          baseUrl: e.OSPREY_MODEL_BASE_URL ?? null,
+          model: e.OSPREY_MODEL ?? null,
+          apiKey: e.OSPREY_MODEL_API_KEY ?? null,
+        }
+      : null,
+  };
+}
+
+/** Whether the config exempts host[:port] from the private-address policy (fetch, webhooks). */
+export function isPrivateHostAllowed(config: Pick<Config, "allowPrivateHosts">, host: string, port: number): boolean {
+  const h = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
+  return config.allowPrivateHosts.some((a) => a.host === h && (a.port === null || a.port === port));
+}
+
+/** The entry points' call: the process environment, parsed. */
+export function loadConfig(): Config {
+  return parseConfig(process.env);
+}

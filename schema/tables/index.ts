@@ -1,0 +1,3 @@
+export * from "./accounts.ts";
+export * from "./api-keys.ts";
+export * from "./rate-limits.ts";
