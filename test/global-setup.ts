@@ -1,10 +1,31 @@
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { openDatabase } from "../functions/db/open-database.ts";
+import type { TestProject } from "vitest/node";
+import { openDatabase, wrapPglite } from "../functions/db/open-database.ts";
 import { adminUrl, TEMPLATE_DB, TEST_DATABASE_URL } from "./helpers/databases.ts";
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A tarball of a migrated PGlite data directory: loading it is ~6x faster than initdb + migrate. */
+    pgliteSnapshot: string;
+  }
+}
+
+async function migratedPgliteSnapshot(): Promise<string> {
+  const db = wrapPglite(await PGlite.create(), "snapshot");
+  await db.migrate();
+  const client = (db.db as unknown as { $client: PGlite }).$client;
+  const file = path.join(tmpdir(), `osprey-pglite-${process.pid}.tar`);
+  writeFileSync(file, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
+  await db.close();
+  return file;
+}
+
 /** Migrates the template database every Postgres test database is cloned from. */
-export async function setup(): Promise<void> {
-  if (!TEST_DATABASE_URL) return;
+async function migratedPostgresTemplate(): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl() });
   await client.connect();
   try {
@@ -19,4 +40,9 @@ export async function setup(): Promise<void> {
   } finally {
     await db.close();
   }
+}
+
+export async function setup(project: TestProject): Promise<void> {
+  project.provide("pgliteSnapshot", await migratedPgliteSnapshot());
+  if (TEST_DATABASE_URL) await migratedPostgresTemplate();
 }

@@ -1,3 +1,4 @@
+import { isIPv6 } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -18,7 +19,9 @@ export interface AllowedHost {
 }
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
-const IPV6 = /^[0-9a-f:.]+$/;
+
+/** The canonical (compressed, lower-case) text of an IPv6 literal, as URL parsing writes it. */
+const canonicalIPv6 = (v: string): string => new URL(`http://[${v}]/`).hostname.slice(1, -1);
 
 /** Parses one `OSPREY_ALLOW_PRIVATE_HOSTS` entry: `host`, `host:port`, `[v6]`, `[v6]:port`. */
 export function parseAllowedHost(entry: string): AllowedHost | null {
@@ -29,11 +32,12 @@ export function parseAllowedHost(entry: string): AllowedHost | null {
   if (bracketed) {
     host = bracketed[1] ?? "";
     port = bracketed[2];
-    if (!IPV6.test(host) || !host.includes(":")) return null;
+    if (!isIPv6(host)) return null;
+    host = canonicalIPv6(host);
   } else if ((raw.match(/:/g) ?? []).length > 1) {
     // A bare IPv6 literal cannot carry a port (the colon would be ambiguous).
-    if (!IPV6.test(raw)) return null;
-    host = raw;
+    if (!isIPv6(raw)) return null;
+    host = canonicalIPv6(raw);
   } else {
     const [h, p, ...rest] = raw.split(":");
     if (rest.length > 0 || !h || !HOSTNAME.test(h)) return null;

@@ -53,20 +53,25 @@ async function withMigrationLock(pool: LockingPool, run: () => Promise<void>): P
   }
 }
 
+/** A drizzle Database over an open PGlite client (also used by tests that load a snapshot). */
+export function wrapPglite(client: PGlite, description: string): Database {
+  const db = drizzlePglite(client, { schema: tables });
+  return {
+    db: db as unknown as Db,
+    driver: "pglite",
+    description,
+    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => client.close(),
+  };
+}
+
 /** Opens the database the configuration names. PGlite is opened in-memory when `dataDir` is null. */
 export async function openDatabase(config: DatabaseConfig | { driver: "pglite"; dataDir: null }): Promise<Database> {
   const migrationsFolder = MIGRATIONS_FOLDER;
   if (config.driver === "pglite") {
     if (config.dataDir) mkdirSync(path.dirname(config.dataDir), { recursive: true });
     const client = config.dataDir ? await PGlite.create(config.dataDir) : await PGlite.create();
-    const db = drizzlePglite(client, { schema: tables });
-    return {
-      db: db as unknown as Db,
-      driver: "pglite",
-      description: config.dataDir ? `pglite (${config.dataDir})` : "pglite (in memory)",
-      migrate: () => migratePglite(db, { migrationsFolder }),
-      close: () => client.close(),
-    };
+    return wrapPglite(client, config.dataDir ? `pglite (${config.dataDir})` : "pglite (in memory)");
   }
   if (config.driver === "pg") {
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });

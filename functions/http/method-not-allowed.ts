@@ -15,7 +15,8 @@ function patternToRegExp(pattern: string): RegExp {
       re += `/${custom ? `(?:${custom[1]})` : "[^/]+"}`;
     } else re += `/${part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
   }
-  return new RegExp(`^${re || "/"}/?$`);
+  // Exact, like Hono's router: a trailing slash is another path (404), not another method (405).
+  return new RegExp(`^${re || "/"}$`);
 }
 
 /**

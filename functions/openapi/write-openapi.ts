@@ -58,7 +58,11 @@ async function main(check: boolean): Promise<number> {
     return 1;
   }
   process.stdout.write(
-    check ? "OpenAPI documents are up to date.\n" : stale.length ? `Wrote ${stale.join(", ")}.\n` : "OpenAPI documents already up to date.\n",
+    check
+      ? "OpenAPI documents are up to date.\n"
+      : stale.length
+        ? `Wrote ${stale.join(", ")}.\n`
+        : "OpenAPI documents already up to date.\n",
   );
   return 0;
 }

@@ -118,10 +118,14 @@ export function accountService(deps: { db: Db; clock: Clock; ids: IdGenerator })
     },
 
     async addCredits(id: string, delta: number): Promise<AccountView> {
+      if (!Number.isSafeInteger(delta)) throw new AppError("INVALID_INPUT", "A credit change must be an integer.");
       return mustExist(await accounts.addCredits(id, delta), id);
     },
 
     async setCredits(id: string, balance: number): Promise<AccountView> {
+      if (!Number.isSafeInteger(balance) || balance < 0) {
+        throw new AppError("INVALID_INPUT", "A credit balance must be a non-negative integer.");
+      }
       return mustExist(await accounts.setCredits(id, balance), id);
     },
 

@@ -85,7 +85,7 @@ export function apiKeyService(deps: { db: Db; clock: Clock; ids: IdGenerator }) 
       if (found.account.suspendedAt) {
         throw new AppError("UNAUTHORIZED", "The account that owns this API key is suspended.");
       }
-      if (!found.key.lastUsedAt || now.getTime() - found.key.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
+      if (!found.key.lastUsedAt || now.getTime() - found.key.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
         await keys.touchLastUsed(found.key.id, now, LAST_USED_GRANULARITY_MS);
       }
       return {

@@ -25,6 +25,7 @@ export const accounts = pgTable(
   },
   (t) => [
     check("accounts_plan_check", sql`${t.plan} in ('free', 'payg', 'starter', 'pro')`),
+    check("accounts_credit_balance_check", sql`${t.creditBalance} >= 0`),
     check("accounts_search_rpm_check", sql`${t.searchRpm} is null or ${t.searchRpm} > 0`),
     check("accounts_fetch_upm_check", sql`${t.fetchUpm} is null or ${t.fetchUpm} > 0`),
     check("accounts_max_pending_runs_check", sql`${t.maxPendingRuns} is null or ${t.maxPendingRuns} > 0`),

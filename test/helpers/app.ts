@@ -48,7 +48,7 @@ export function createTestContext(db: Db, opts: { logger?: Logger; clock?: TestC
       const { key, row } = await services.apiKeys.create({ accountId: account.id });
       return { key, accountId: account.id, keyId: row.id };
     },
-    call(key, path, init = {}) {
+    async call(key, path, init = {}) {
       const headers = new Headers(init.headers);
       headers.set("x-api-key", key);
       return app.request(path, { ...init, headers });

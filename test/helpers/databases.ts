@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { inject } from "vitest";
 import type { Database, DbDriver } from "../../functions/db/db.ts";
-import { openDatabase } from "../../functions/db/open-database.ts";
+import { openDatabase, wrapPglite } from "../../functions/db/open-database.ts";
 import { startNeonProxy } from "./neon-proxy.ts";
 
 /**
@@ -52,11 +55,17 @@ export interface DriverCase {
   open(opts?: { migrated?: boolean }): Promise<TestDatabase>;
 }
 
+let snapshot: Blob | undefined;
+
 const pglite: DriverCase = {
   driver: "pglite",
   async open({ migrated = true } = {}) {
-    const db = await openDatabase({ driver: "pglite", dataDir: null });
-    if (migrated) await db.migrate();
+    if (!migrated) {
+      const db = await openDatabase({ driver: "pglite", dataDir: null });
+      return { ...db, dispose: () => db.close() };
+    }
+    snapshot ??= new Blob([readFileSync(inject("pgliteSnapshot"))]);
+    const db = wrapPglite(await PGlite.create({ loadDataDir: snapshot }), "pglite (in memory, from snapshot)");
     return { ...db, dispose: () => db.close() };
   },
 };

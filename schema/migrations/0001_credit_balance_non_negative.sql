@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD CONSTRAINT "accounts_credit_balance_check" CHECK ("accounts"."credit_balance" >= 0);

@@ -1,0 +1,230 @@
+import { describe, expect, it } from "vitest";
+import {
+  type AllowedHost,
+  ConfigError,
+  isPrivateHostAllowed,
+  parseAllowedHost,
+  parseConfig,
+} from "../functions/config/config.ts";
+
+const CWD = "/srv/osprey";
+
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    parseConfig(env, CWD);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("parseConfig", () => {
+  it("has defaults for an empty environment", () => {
+    expect(parseConfig({}, CWD)).toEqual({
+      port: 8787,
+      host: "127.0.0.1",
+      dataDir: "/srv/osprey/.osprey",
+      database: { driver: "pglite", dataDir: "/srv/osprey/.osprey/pglite" },
+      allowPrivateHosts: [],
+      logLevel: "info",
+      shutdownTimeoutMs: 10_000,
+      chromePath: null,
+      model: null,
+    });
+  });
+
+  it("treats empty and blank strings as unset", () => {
+    const blank = Object.fromEntries(
+      [
+        "PORT",
+        "HOST",
+        "OSPREY_DATA_DIR",
+        "DATABASE_URL",
+        "OSPREY_DB_DRIVER",
+        "OSPREY_NEON_WS_PROXY",
+        "OSPREY_ALLOW_PRIVATE_HOSTS",
+        "OSPREY_LOG_LEVEL",
+        "OSPREY_SHUTDOWN_TIMEOUT_MS",
+        "CHROME_PATH",
+        "OSPREY_MODEL_PROVIDER",
+        "OSPREY_MODEL_BASE_URL",
+        "OSPREY_MODEL",
+        "OSPREY_MODEL_API_KEY",
+      ].map((name, i) => [name, i % 2 ? "" : "  "]),
+    );
+    expect(parseConfig(blank, CWD)).toEqual(parseConfig({}, CWD));
+  });
+
+  it.each([
+    ["relative", "data", "/srv/osprey/data"],
+    ["nested relative", "../shared/osprey", "/srv/shared/osprey"],
+    ["absolute", "/var/lib/osprey", "/var/lib/osprey"],
+  ])("resolves a %s OSPREY_DATA_DIR against cwd", (_, dir, resolved) => {
+    const c = parseConfig({ OSPREY_DATA_DIR: dir }, CWD);
+    expect(c.dataDir).toBe(resolved);
+    expect(c.database).toEqual({ driver: "pglite", dataDir: `${resolved}/pglite` });
+  });
+
+  it.each([
+    [{ PORT: "0" }, { port: 0 }],
+    [{ PORT: "65535" }, { port: 65535 }],
+    [{ HOST: "0.0.0.0" }, { host: "0.0.0.0" }],
+    [{ OSPREY_LOG_LEVEL: "debug" }, { logLevel: "debug" }],
+    [{ OSPREY_SHUTDOWN_TIMEOUT_MS: "0" }, { shutdownTimeoutMs: 0 }],
+    [{ CHROME_PATH: "/usr/bin/chromium" }, { chromePath: "/usr/bin/chromium" }],
+    [
+      { OSPREY_MODEL_PROVIDER: "openai", OSPREY_MODEL_BASE_URL: "http://127.0.0.1:11434/v1", OSPREY_MODEL: "m" },
+      { model: { provider: "openai", baseUrl: "http://127.0.0.1:11434/v1", model: "m", apiKey: null } },
+    ],
+    [{ OSPREY_MODEL_PROVIDER: "anthropic" }, { model: { provider: "anthropic", baseUrl: null, model: null, apiKey: null } }],
+  ])("accepts %o", (env, expected) => {
+    expect(parseConfig(env, CWD)).toMatchObject(expected);
+  });
+
+  it.each([
+    [{ DATABASE_URL: "postgres://u:p@db:5432/osprey" }, { driver: "pg", url: "postgres://u:p@db:5432/osprey" }],
+    [{ DATABASE_URL: "postgresql://db/osprey" }, { driver: "pg", url: "postgresql://db/osprey" }],
+    [
+      { DATABASE_URL: "postgres://db/o", OSPREY_DB_DRIVER: "pg" },
+      { driver: "pg", url: "postgres://db/o" },
+    ],
+    [
+      { DATABASE_URL: "postgres://db/o", OSPREY_DB_DRIVER: "neon" },
+      { driver: "neon", url: "postgres://db/o", wsProxy: null },
+    ],
+    [
+      { DATABASE_URL: "postgres://db/o", OSPREY_DB_DRIVER: "neon", OSPREY_NEON_WS_PROXY: "127.0.0.1:9000/v2" },
+      { driver: "neon", url: "postgres://db/o", wsProxy: "127.0.0.1:9000/v2" },
+    ],
+    [
+      { DATABASE_URL: "postgres://db/o", OSPREY_DB_DRIVER: "pglite" },
+      { driver: "pglite", dataDir: "/srv/osprey/.osprey/pglite" },
+    ],
+    [{ DATABASE_URL: "" }, { driver: "pglite", dataDir: "/srv/osprey/.osprey/pglite" }],
+  ])("chooses the database for %o", (env, database) => {
+    expect(parseConfig(env, CWD).database).toEqual(database);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, "PORT"],
+    [{ PORT: "-1" }, "PORT"],
+    [{ PORT: "65536" }, "PORT"],
+    [{ PORT: "1.5" }, "PORT"],
+    [{ HOST: "x", DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ DATABASE_URL: "postgres://" }, "DATABASE_URL"],
+    [{ OSPREY_DB_DRIVER: "sqlite" }, "OSPREY_DB_DRIVER"],
+    [{ OSPREY_DB_DRIVER: "neon" }, "DATABASE_URL"],
+    [{ OSPREY_DB_DRIVER: "pg", DATABASE_URL: " " }, "DATABASE_URL"],
+    [{ OSPREY_LOG_LEVEL: "loud" }, "OSPREY_LOG_LEVEL"],
+    [{ OSPREY_SHUTDOWN_TIMEOUT_MS: "-5" }, "OSPREY_SHUTDOWN_TIMEOUT_MS"],
+    [{ OSPREY_SHUTDOWN_TIMEOUT_MS: "soon" }, "OSPREY_SHUTDOWN_TIMEOUT_MS"],
+    [{ OSPREY_SHUTDOWN_TIMEOUT_MS: "600001" }, "OSPREY_SHUTDOWN_TIMEOUT_MS"],
+    [{ OSPREY_MODEL_PROVIDER: "foo" }, "OSPREY_MODEL_PROVIDER"],
+    [{ OSPREY_MODEL_BASE_URL: "http://127.0.0.1:11434" }, "OSPREY_MODEL_PROVIDER"],
+    [{ OSPREY_MODEL_PROVIDER: "openai", OSPREY_MODEL_BASE_URL: "ftp://x" }, "OSPREY_MODEL_BASE_URL"],
+    [{ OSPREY_ALLOW_PRIVATE_HOSTS: "ok.lan, bad host" }, "OSPREY_ALLOW_PRIVATE_HOSTS"],
+  ])("rejects %o with a one-line message naming %s", (env, variable) => {
+    const err = configError(env);
+    expect(err.message).not.toContain("\n");
+    expect(err.message).toMatch(/^invalid configuration: /);
+    expect(err.message).toContain(variable);
+  });
+
+  it("says what a bad value was, except for secrets", () => {
+    expect(configError({ PORT: "abc" }).message).toBe(
+      'invalid configuration: PORT must be an integer between 0 and 65535 (got "abc")',
+    );
+    expect(configError({ OSPREY_ALLOW_PRIVATE_HOSTS: "ok.lan, bad host" }).message).toContain('"bad host"');
+    for (const url of ["mysql://admin:hunter2secret@db/x", "postgres://admin:hunter2secret@db:port/x"]) {
+      const message = configError({ DATABASE_URL: url }).message;
+      expect(message).toContain("DATABASE_URL");
+      expect(message).not.toContain("hunter2secret");
+    }
+    const model = configError({ OSPREY_MODEL_PROVIDER: "openai", OSPREY_MODEL_API_KEY: "  ", OSPREY_MODEL_BASE_URL: "nope" });
+    expect(model.message).toContain("OSPREY_MODEL_BASE_URL");
+  });
+});
+
+describe("OSPREY_ALLOW_PRIVATE_HOSTS", () => {
+  const parse = (v: string) => parseConfig({ OSPREY_ALLOW_PRIVATE_HOSTS: v }, CWD).allowPrivateHosts;
+
+  it.each<[string, AllowedHost[]]>([
+    ["localhost", [{ host: "localhost", port: null }]],
+    ["localhost:8080", [{ host: "localhost", port: 8080 }]],
+    ["db.internal.:5432", [{ host: "db.internal", port: 5432 }]],
+    ["Intranet.Example.COM", [{ host: "intranet.example.com", port: null }]],
+    ["[::1]:8080", [{ host: "::1", port: 8080 }]],
+    ["[::1]", [{ host: "::1", port: null }]],
+    ["::1", [{ host: "::1", port: null }]],
+    ["fd00::a:1", [{ host: "fd00::a:1", port: null }]],
+    ["10.0.0.5", [{ host: "10.0.0.5", port: null }]],
+    ["192.168.1.10:65535", [{ host: "192.168.1.10", port: 65535 }]],
+    [
+      " a.lan , b.lan:81 ,c ",
+      [
+        { host: "a.lan", port: null },
+        { host: "b.lan", port: 81 },
+        { host: "c", port: null },
+      ],
+    ],
+    [
+      ",a,, ,b:1,",
+      [
+        { host: "a", port: null },
+        { host: "b", port: 1 },
+      ],
+    ],
+    ["", []],
+  ])("parses %j", (value, expected) => {
+    expect(parse(value)).toEqual(expected);
+  });
+
+  it.each([
+    "host:0",
+    "host:99999",
+    "host:",
+    "host:8o",
+    "bad host",
+    "http://x",
+    "a:b:c",
+    "[a:b]",
+    "[zz]",
+    "[::1]x",
+    "[::1]:0",
+    "-lead.lan",
+  ])("rejects the entry %j", (entry) => {
+    expect(parseAllowedHost(entry)).toBeNull();
+    const err = configError({ OSPREY_ALLOW_PRIVATE_HOSTS: `ok.lan,${entry}` });
+    expect(err.message).toContain("OSPREY_ALLOW_PRIVATE_HOSTS");
+    expect(err.message).toContain(entry);
+  });
+
+  describe("isPrivateHostAllowed", () => {
+    const config = { allowPrivateHosts: parse("intranet.lan, db.lan:5432, [::1]:8080, 10.0.0.5") };
+    it.each<[string, number, boolean]>([
+      ["intranet.lan", 80, true],
+      ["intranet.lan", 65535, true],
+      ["INTRANET.lan.", 443, true],
+      ["www.intranet.lan", 80, false],
+      ["lan", 80, false],
+      ["intranet.lan.evil.com", 80, false],
+      ["db.lan", 5432, true],
+      ["db.lan", 5433, false],
+      ["db.lan", 80, false],
+      ["x.db.lan", 5432, false],
+      ["[::1]", 8080, true],
+      ["::1", 8080, true],
+      ["[::1]", 8081, false],
+      ["10.0.0.5", 9000, true],
+      ["10.0.0.6", 9000, false],
+      ["localhost", 80, false],
+    ])("%s port %i → %s", (host, port, allowed) => {
+      expect(isPrivateHostAllowed(config, host, port)).toBe(allowed);
+    });
+
+    it("allows nothing when the list is empty", () => {
+      expect(isPrivateHostAllowed({ allowPrivateHosts: [] }, "localhost", 80)).toBe(false);
+    });
+  });
+});
