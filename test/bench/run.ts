@@ -1,0 +1,21 @@
+/**
+ * `npm run bench -- <name>`: runs one benchmark (or all, with no name) and prints its figures.
+ * Benchmarks measure; they never assert. Data sets are read from ../shared/bench, never copied.
+ */
+import { apiBench } from "./api.bench.ts";
+
+const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = {
+  api: { describe: "per-request overhead of auth, routing and errors (in process, PGlite)", run: apiBench },
+};
+
+const names = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const unknown = names.filter((n) => !(n in BENCHES));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown benchmark(s): ${unknown.join(", ")}. Available:\n`);
+  for (const [name, b] of Object.entries(BENCHES)) process.stderr.write(`  ${name.padEnd(12)} ${b.describe}\n`);
+  process.exit(2);
+}
+for (const name of names.length ? names : Object.keys(BENCHES)) {
+  process.stdout.write(`\n# ${name}: ${BENCHES[name]?.describe}\n`);
+  await BENCHES[name]?.run();
+}
