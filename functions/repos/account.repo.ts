@@ -1,9 +1,12 @@
 import { asc, count, eq, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Plan } from "../../schema/plans.ts";
 import { type AccountRow, accounts, type NewAccountRow } from "../../schema/tables/index.ts";
 import type { Db } from "../db/db.ts";
 
 export type { AccountRow };
+
+type AccountPatch = PgUpdateSetSource<typeof accounts>;
 
 export interface LimitsPatch {
   searchRpm?: number | null;
@@ -13,6 +16,16 @@ export interface LimitsPatch {
 
 /** Accounts. Operator actions (CLI) and authentication read and write them through here. */
 export function accountRepo(db: Db) {
+  /** One account's columns changed, updated_at bumped; null when the account does not exist. */
+  async function update(id: string, set: AccountPatch): Promise<AccountRow | null> {
+    const [row] = await db
+      .update(accounts)
+      .set({ ...set, updatedAt: sql`now()` })
+      .where(eq(accounts.id, id))
+      .returning();
+    return row ?? null;
+  }
+
   return {
     async insert(row: NewAccountRow): Promise<AccountRow> {
       const [created] = await db.insert(accounts).values(row).returning();
@@ -34,56 +47,20 @@ export function accountRepo(db: Db) {
       return row?.n ?? 0;
     },
 
-    async setPlan(id: string, plan: Plan): Promise<AccountRow | null> {
-      const [row] = await db.update(accounts).set({ plan, updatedAt: sql`now()` }).where(eq(accounts.id, id)).returning();
-      return row ?? null;
-    },
+    setPlan: (id: string, plan: Plan) => update(id, { plan }),
 
-    async setEntitlementOverrides(id: string, granted: string[], revoked: string[]): Promise<AccountRow | null> {
-      const [row] = await db
-        .update(accounts)
-        .set({ entitlementsGranted: granted, entitlementsRevoked: revoked, updatedAt: sql`now()` })
-        .where(eq(accounts.id, id))
-        .returning();
-      return row ?? null;
-    },
+    setEntitlementOverrides: (id: string, granted: string[], revoked: string[]) =>
+      update(id, { entitlementsGranted: granted, entitlementsRevoked: revoked }),
 
     /** Adds `delta` (may be negative) to the balance atomically; a balance never goes below zero. */
-    async addCredits(id: string, delta: number): Promise<AccountRow | null> {
-      const [row] = await db
-        .update(accounts)
-        .set({ creditBalance: sql`greatest(0, ${accounts.creditBalance} + ${delta})`, updatedAt: sql`now()` })
-        .where(eq(accounts.id, id))
-        .returning();
-      return row ?? null;
-    },
+    addCredits: (id: string, delta: number) =>
+      update(id, { creditBalance: sql`greatest(0, ${accounts.creditBalance} + ${delta})` }),
 
-    async setCredits(id: string, balance: number): Promise<AccountRow | null> {
-      const [row] = await db
-        .update(accounts)
-        .set({ creditBalance: balance, updatedAt: sql`now()` })
-        .where(eq(accounts.id, id))
-        .returning();
-      return row ?? null;
-    },
+    setCredits: (id: string, balance: number) => update(id, { creditBalance: balance }),
 
-    async setLimits(id: string, patch: LimitsPatch): Promise<AccountRow | null> {
-      const [row] = await db
-        .update(accounts)
-        .set({ ...patch, updatedAt: sql`now()` })
-        .where(eq(accounts.id, id))
-        .returning();
-      return row ?? null;
-    },
+    setLimits: (id: string, patch: LimitsPatch) => update(id, patch),
 
-    async setSuspended(id: string, at: Date | null): Promise<AccountRow | null> {
-      const [row] = await db
-        .update(accounts)
-        .set({ suspendedAt: at, updatedAt: sql`now()` })
-        .where(eq(accounts.id, id))
-        .returning();
-      return row ?? null;
-    },
+    setSuspended: (id: string, at: Date | null) => update(id, { suspendedAt: at }),
   };
 }
 
