@@ -7,11 +7,8 @@
 import { ConfigError, loadConfig } from "../../functions/config/config.ts";
 import { isAppError } from "../../functions/lib/app-error.ts";
 import { DataDirLockedError } from "../local/data-dir-lock.ts";
-import { openRuntime } from "../local/runtime.ts";
-import { startServer } from "../local/server.ts";
-import { ACCOUNTS_USAGE, accountsCommand } from "./commands/accounts.ts";
-import { KEYS_USAGE, keysCommand } from "./commands/keys.ts";
 import { UsageError } from "./format.ts";
+import { ACCOUNTS_USAGE, KEYS_USAGE } from "./usage.ts";
 
 const USAGE = `Usage:
 osprey serve                 start the server (same as npm start)
@@ -36,15 +33,19 @@ async function main(argv: string[]): Promise<void> {
   }
   if (!["serve", "migrate", "keys", "accounts"].includes(command)) throw new UsageError(`unknown command "${command}"`);
   const config = loadConfig();
+  // The database, server and command modules load only once a command needs them, so usage and
+  // configuration errors answer at once.
   if (command === "serve") {
     if (args.length > 0) throw new UsageError("serve takes no arguments; configure it with environment variables");
+    const { startServer } = await import("../local/server.ts");
     return startServer(config, { print: (s) => process.stdout.write(s) });
   }
+  const { openRuntime } = await import("../local/runtime.ts");
   const runtime = await openRuntime(config, `osprey ${command}`);
   try {
     if (command === "migrate") out(`Migrations applied to ${runtime.database.description}.`);
-    else if (command === "keys") await keysCommand(runtime.services, args, out);
-    else await accountsCommand(runtime.services, args, out);
+    else if (command === "keys") await (await import("./commands/keys.ts")).keysCommand(runtime.services, args, out);
+    else await (await import("./commands/accounts.ts")).accountsCommand(runtime.services, args, out);
   } finally {
     await runtime.close();
   }

@@ -4,16 +4,6 @@ import type { Services } from "../../../functions/services/index.ts";
 import { PLANS, type Plan } from "../../../schema/plans.ts";
 import { parseInteger, parseLimit, splitList, table, UsageError } from "../format.ts";
 
-export const ACCOUNTS_USAGE = `osprey accounts list [--json]
-osprey accounts show <account_id>
-osprey accounts set-plan <account_id> <free|payg|starter|pro>
-osprey accounts grant <account_id> <entitlement>[,<entitlement>...]
-osprey accounts revoke <account_id> <entitlement>[,<entitlement>...]
-osprey accounts credits <account_id> [--add <n> | --set <n>]
-osprey accounts set-limits <account_id> [--search-rpm <n|default>] [--fetch-upm <n|default>]
-                           [--max-pending-runs <n|default>]
-osprey accounts suspend|unsuspend <account_id>`;
-
 type Out = (line: string) => void;
 
 export function accountToJson(a: AccountView) {
@@ -47,6 +37,17 @@ function describe(a: AccountView): string {
     `pending runs   ${a.limits.maxPendingRuns}${custom(a.customLimits.maxPendingRuns)}`,
     `credits        ${a.creditBalance}`,
   ].join("\n");
+}
+
+/** parseArgs reads "-20" as an option: attach a negative number to the option before it ("--add=-20"). */
+function attachNegativeValues(args: string[], options: string[]): string[] {
+  const out: string[] = [];
+  for (const arg of args) {
+    const prev = out.at(-1);
+    if (prev !== undefined && options.includes(prev) && /^-\d+$/.test(arg)) out[out.length - 1] = `${prev}=${arg}`;
+    else out.push(arg);
+  }
+  return out;
 }
 
 /** The positional arguments of a subcommand, exactly `count` of them. */
@@ -109,7 +110,7 @@ export async function accountsCommand(services: Services, args: string[], out: O
       const {
         positionals: [id],
         values,
-      } = positionals(rest, 1, "accounts credits <account_id> [--add <n> | --set <n>]", {
+      } = positionals(attachNegativeValues(rest, ["--add"]), 1, "accounts credits <account_id> [--add <n> | --set <n>]", {
         add: { type: "string" },
         set: { type: "string" },
       });

@@ -4,11 +4,6 @@ import { API_KEY_SCOPES, type ApiKeyScope } from "../../../schema/api-keys.ts";
 import { PLANS, type Plan } from "../../../schema/plans.ts";
 import { isoOrDash, parseInteger, splitList, table, UsageError } from "../format.ts";
 
-export const KEYS_USAGE = `osprey keys create [--account <id> | --plan <plan> --entitlements a,b] [--name <n>]
-                   [--scope api|mcp] [--sub-user <id>] [--expires-in-days <n>] [--json]
-osprey keys list [--account <id>] [--json]
-osprey keys revoke <prefix|id>`;
-
 type Out = (line: string) => void;
 
 export async function keysCommand(services: Services, args: string[], out: Out): Promise<void> {

@@ -1,0 +1,16 @@
+/** Usage text of the CLI commands (kept apart so that `osprey --help` loads nothing else). */
+
+export const KEYS_USAGE = `osprey keys create [--account <id> | --plan <plan> --entitlements a,b] [--name <n>]
+                   [--scope api|mcp] [--sub-user <id>] [--expires-in-days <n>] [--json]
+osprey keys list [--account <id>] [--json]
+osprey keys revoke <prefix|id>`;
+
+export const ACCOUNTS_USAGE = `osprey accounts list [--json]
+osprey accounts show <account_id> [--json]
+osprey accounts set-plan <account_id> <free|payg|starter|pro>
+osprey accounts grant <account_id> <entitlement>[,<entitlement>...]
+osprey accounts revoke <account_id> <entitlement>[,<entitlement>...]
+osprey accounts credits <account_id> [--add <n> | --set <n>]
+osprey accounts set-limits <account_id> [--search-rpm <n|default>] [--fetch-upm <n|default>]
+                           [--max-pending-runs <n|default>]
+osprey accounts suspend|unsuspend <account_id>`;

@@ -1,0 +1,357 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { effectiveEntitlements, PLAN_DEFINITIONS, type Plan } from "../../schema/plans.ts";
+import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
+import { type Env, killChildren, runCli, startServer, tempDir } from "../helpers/process.ts";
+
+/**
+ * `npx osprey` as a real process. Every PGlite-backed run opens the database (a second or two), so
+ * the tests of a group share one data dir and run in order, each building on the rows before it.
+ */
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  await killChildren();
+  for (const c of cleanups.reverse()) await c();
+});
+
+function freshDataDir(): string {
+  const t = tempDir("osprey-cli-");
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+interface Backend {
+  name: string;
+  /** Whether every test of a group runs on it (Postgres runs only a few, to keep the suite short). */
+  full: boolean;
+  env(): Promise<Env>;
+}
+const pglite: Backend = { name: "pglite", full: true, env: async () => ({ OSPREY_DATA_DIR: freshDataDir() }) };
+const postgres: Backend = {
+  name: "postgres",
+  full: false,
+  async env() {
+    const db = await createPostgresDatabase({ fromTemplate: true });
+    cleanups.push(db.drop);
+    return { OSPREY_DATA_DIR: freshDataDir(), DATABASE_URL: db.url };
+  },
+};
+const backends = TEST_DATABASE_URL ? [pglite, postgres] : [pglite];
+
+function cli(env: () => Env) {
+  const run = (...args: string[]) => runCli(args, env());
+  return {
+    run,
+    /** Runs a command that must succeed quietly on stderr; returns its stdout. */
+    async ok(...args: string[]): Promise<string> {
+      const r = await run(...args);
+      expect(r.code, `osprey ${args.join(" ")}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toBe("");
+      return r.stdout;
+    },
+    /** A `--json` command: the whole stdout is one JSON value. */
+    async json(...args: string[]) {
+      return JSON.parse(await this.ok(...args));
+    },
+    /** A command that must fail: non-zero exit, nothing on stdout, `message` on stderr. */
+    async fails(args: string[], message: RegExp, code?: number): Promise<void> {
+      const r = await run(...args);
+      if (code === undefined) expect(r.code, `osprey ${args.join(" ")}`).not.toBe(0);
+      else expect(r.code, `osprey ${args.join(" ")}`).toBe(code);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^osprey: /);
+      expect(r.stderr).toMatch(message);
+    },
+  };
+}
+
+const planDefaults = (plan: Plan) => PLAN_DEFINITIONS[plan].entitlements;
+
+describe("usage", () => {
+  it("no arguments prints the usage with exit 2; an unknown command exits 2", async () => {
+    const [none, bogus] = await Promise.all([runCli([], {}), runCli(["bogus"], {})]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toMatch(/^Usage:/);
+    expect(none.stdout).toContain("osprey keys create");
+    expect(none.stdout).toContain("osprey accounts set-limits");
+    expect(bogus.code).toBe(2);
+    expect(bogus.stdout).toBe("");
+    expect(bogus.stderr).toMatch(/^osprey: unknown command "bogus"\n/);
+    expect(bogus.stderr).toContain("Usage:");
+  });
+});
+
+describe.each(backends)("migrate on $name", (backend) => {
+  it("applies the migrations to an empty database, and again to a migrated one", async () => {
+    const env = await backend.env();
+    if (env.DATABASE_URL) {
+      const empty = await createPostgresDatabase({ fromTemplate: false });
+      cleanups.push(empty.drop);
+      env.DATABASE_URL = empty.url;
+    }
+    const osprey = cli(() => env);
+    for (let i = 0; i < 2; i++) {
+      expect(await osprey.ok("migrate")).toMatch(/^Migrations applied to (pglite \(.+\)|postgres \(.+\))\.\n$/);
+    }
+    expect(await osprey.json("accounts", "list", "--json")).toEqual([]);
+  }, 60_000);
+});
+
+describe.each(backends)("keys on $name", (backend) => {
+  let env: Env;
+  const osprey = cli(() => env);
+  const secrets: string[] = [];
+  let custom: { key: string; key_id: string; prefix: string; account_id: string };
+  let added: { key: string; key_id: string; prefix: string };
+  beforeAll(async () => {
+    env = await backend.env();
+  });
+
+  it("keys create --json prints one JSON object, and makes a new account without --account", async () => {
+    const outputs = [await osprey.ok("keys", "create", "--json"), await osprey.ok("keys", "create", "--json")];
+    const created = outputs.map((out) => {
+      expect(out.trim().split("\n")).toHaveLength(1);
+      const value = JSON.parse(out);
+      expect(typeof value === "object" && value !== null && !Array.isArray(value)).toBe(true);
+      expect(value).toMatchObject({ key: expect.stringMatching(/^osk_[A-Za-z0-9]{40}$/), account_id: expect.any(String) });
+      expect(value).toMatchObject({ plan: "free", scope: "api", sub_user_id: null, expires_at: null });
+      expect(value.prefix).toBe(value.key.slice(0, 12));
+      secrets.push(value.key);
+      return value;
+    });
+    expect(created[0].account_id).not.toBe(created[1].account_id);
+    expect(created[0].key).not.toBe(created[1].key);
+  }, 60_000);
+
+  it("--plan, --entitlements, --sub-user and --scope show in accounts show and keys list", async () => {
+    custom = await osprey.json(
+      ...["keys", "create", "--plan", "starter", "--entitlements", "beta,custom_proxy", "--sub-user", "u1", "--scope", "mcp"],
+      "--json",
+    );
+    secrets.push(custom.key);
+    expect(custom).toMatchObject({ plan: "starter", scope: "mcp", sub_user_id: "u1" });
+
+    const account = await osprey.json("accounts", "show", custom.account_id, "--json");
+    expect(account).toMatchObject({ id: custom.account_id, plan: "starter", suspended: false, credit_balance: 0 });
+    expect(account.entitlements_granted).toEqual(["beta", "custom_proxy"]);
+    expect(account.entitlements).toEqual(effectiveEntitlements("starter", { granted: ["beta", "custom_proxy"], revoked: [] }));
+    expect(account.entitlements).toEqual(expect.arrayContaining([...planDefaults("starter"), "beta", "custom_proxy"]));
+
+    const keys = await osprey.json("keys", "list", "--account", custom.account_id, "--json");
+    expect(keys).toEqual([
+      expect.objectContaining({ id: custom.key_id, prefix: custom.prefix, scope: "mcp", sub_user_id: "u1", revoked_at: null }),
+    ]);
+  }, 60_000);
+
+  it.runIf(backend.full)(
+    "--account adds a key to an existing account",
+    async () => {
+      added = await osprey.json("keys", "create", "--account", custom.account_id, "--name", "second", "--json");
+      secrets.push(added.key);
+      expect(added).toMatchObject({ account_id: custom.account_id, plan: "starter", scope: "api" });
+      expect(added.key_id).not.toBe(custom.key_id);
+    },
+    60_000,
+  );
+
+  it.runIf(backend.full)(
+    "rejects bad values with a message on stderr and nothing on stdout",
+    async () => {
+      await osprey.fails(["keys", "create", "--plan", "gold", "--json"], /--plan must be one of free, payg, starter, pro/);
+      await osprey.fails(["keys", "create", "--entitlements", "nope", "--json"], /Unknown entitlement\(s\): nope/);
+      await osprey.fails(["keys", "create", "--account", "acct_missing", "--json"], /No account with id acct_missing/);
+      await osprey.fails(["keys", "create", "--scope", "x", "--json"], /--scope must be one of api, mcp/);
+      await osprey.fails(["keys", "create", "--bogus", "--json"], /Unknown option '--bogus'/);
+    },
+    60_000,
+  );
+
+  it.runIf(backend.full)(
+    "keys revoke takes a prefix or an id, says so when already revoked, and fails on unknown keys",
+    async () => {
+      expect(await osprey.ok("keys", "revoke", custom.prefix)).toBe(`Revoked key ${custom.key_id} (${custom.prefix}).\n`);
+      expect(await osprey.ok("keys", "revoke", added.key_id)).toBe(`Revoked key ${added.key_id} (${added.prefix}).\n`);
+      expect(await osprey.ok("keys", "revoke", custom.prefix)).toBe(
+        `Key ${custom.key_id} (${custom.prefix}) was already revoked.\n`,
+      );
+      await osprey.fails(["keys", "revoke", "osk_zzzzzzzz"], /no API key has the id or prefix "osk_zzzzzzzz"/);
+    },
+    60_000,
+  );
+
+  it.runIf(backend.full)(
+    "keys list shows every key and its state, never a full key or a hash",
+    async () => {
+      const tableOut = await osprey.ok("keys", "list");
+      const jsonOut = await osprey.ok("keys", "list", "--json");
+      for (const out of [tableOut, jsonOut]) {
+        for (const secret of secrets) {
+          expect(out).not.toContain(secret);
+          expect(out).toContain(secret.slice(0, 12));
+        }
+        expect(out).not.toMatch(/osk_[A-Za-z0-9]{13,}/);
+        expect(out).not.toMatch(/[0-9a-f]{64}/i);
+      }
+      const [header, ...rows] = tableOut.trimEnd().split("\n");
+      expect(header).toMatch(/^ID\s+PREFIX\s+ACCOUNT\s+SCOPE\s+SUB-USER\s+CREATED\s+LAST USED\s+STATE$/);
+      const revoked = [custom.key_id, added.key_id];
+      // The keys of the tests above and no more: the rejected commands created nothing.
+      expect(rows).toHaveLength(secrets.length);
+      for (const row of rows) expect(row).toMatch(revoked.includes(row.split(/\s+/)[0] as string) ? /\srevoked$/ : /\sactive$/);
+
+      const keys = JSON.parse(jsonOut);
+      expect(keys).toHaveLength(secrets.length);
+      for (const k of keys) {
+        expect(Object.keys(k).sort()).toEqual(
+          [
+            "account_id",
+            "created_at",
+            "expires_at",
+            "id",
+            "last_used_at",
+            "name",
+            "prefix",
+            "revoked_at",
+            "scope",
+            "sub_user_id",
+          ].sort(),
+        );
+        expect(k.revoked_at === null).toBe(!revoked.includes(k.id));
+      }
+      expect(keys.find((k: { id: string }) => k.id === added.key_id)).toMatchObject({
+        account_id: custom.account_id,
+        name: "second",
+      });
+    },
+    60_000,
+  );
+});
+
+describe("accounts on pglite", () => {
+  let env: Env;
+  const osprey = cli(() => env);
+  let id: string;
+  const show = () => osprey.json("accounts", "show", id, "--json");
+  /** The entitlements line of the text the mutating commands print. */
+  const entitlementsIn = (text: string) => /^entitlements {3}(.*)$/m.exec(text)?.[1]?.split(", ");
+  beforeAll(async () => {
+    env = await pglite.env();
+    const created = await osprey.json("keys", "create", "--json");
+    expect(created.entitlements).toEqual(effectiveEntitlements("free", { granted: [], revoked: [] }));
+    id = created.account_id;
+  });
+
+  it("list shows the account; set-plan, grant and revoke change its effective entitlements", async () => {
+    const table = await osprey.ok("accounts", "list");
+    expect(table).toMatch(/^ID\s+NAME\s+PLAN\s+CREDITS\s+SEARCH RPM\s+FETCH UPM\s+PENDING RUNS\s+STATE\n/);
+    expect(table).toMatch(new RegExp(`^${id}\\s+-\\s+free\\s+0\\s+30\\s+60\\s+2\\s+active$`, "m"));
+
+    expect(await osprey.ok("accounts", "set-plan", id, "starter")).toMatch(/^plan {11}starter$/m);
+    await osprey.ok("accounts", "grant", id, "beta,custom_proxy");
+    await osprey.ok("accounts", "revoke", id, "capture_screenshots");
+    expect(await show()).toMatchObject({
+      id,
+      plan: "starter",
+      entitlements: effectiveEntitlements("starter", { granted: ["beta", "custom_proxy"], revoked: ["capture_screenshots"] }),
+      entitlements_granted: ["beta", "custom_proxy"],
+      entitlements_revoked: ["capture_screenshots"],
+      limits: { search_rpm: 60, fetch_upm: 300, max_pending_runs: 10 },
+      custom_limits: { search_rpm: null, fetch_upm: null, max_pending_runs: null },
+    });
+
+    // Granting what was revoked lifts the revocation; revoking what was granted drops the grant.
+    expect(entitlementsIn(await osprey.ok("accounts", "grant", id, "capture_screenshots"))).toContain("capture_screenshots");
+    expect(entitlementsIn(await osprey.ok("accounts", "revoke", id, "beta"))).not.toContain("beta");
+    const pro = await osprey.ok("accounts", "set-plan", id, "pro");
+    expect(entitlementsIn(pro)).toEqual(effectiveEntitlements("pro", { granted: ["custom_proxy"], revoked: ["beta"] }));
+    expect(pro).toMatch(/^search rpm {5}120$/m);
+  }, 90_000);
+
+  it("credits --add, --set and show", async () => {
+    expect(await osprey.ok("accounts", "credits", id, "--add", "50")).toBe(`account ${id} has 50 credits\n`);
+    expect(await osprey.ok("accounts", "credits", id, "--add=-20")).toBe(`account ${id} has 30 credits\n`);
+    expect(await osprey.ok("accounts", "credits", id, "--set", "100")).toBe(`account ${id} has 100 credits\n`);
+    expect(await osprey.ok("accounts", "credits", id)).toBe(`account ${id} has 100 credits\n`);
+  }, 60_000);
+
+  it("set-limits sets custom limits and 'default' goes back to the plan's", async () => {
+    await osprey.ok("accounts", "set-limits", id, "--search-rpm", "5", "--fetch-upm", "7", "--max-pending-runs", "3");
+    expect(await show()).toMatchObject({
+      plan: "pro",
+      entitlements_granted: ["custom_proxy", "capture_screenshots"],
+      entitlements_revoked: ["beta"],
+      credit_balance: 100,
+      limits: { search_rpm: 5, fetch_upm: 7, max_pending_runs: 3 },
+      custom_limits: { search_rpm: 5, fetch_upm: 7, max_pending_runs: 3 },
+    });
+    await osprey.ok("accounts", "set-limits", id, "--search-rpm", "default", "--max-pending-runs", "default");
+    const pro = PLAN_DEFINITIONS.pro.limits;
+    expect(await show()).toMatchObject({
+      limits: { search_rpm: pro.searchRpm, fetch_upm: 7, max_pending_runs: pro.maxPendingRuns },
+      custom_limits: { search_rpm: null, fetch_upm: 7, max_pending_runs: null },
+    });
+  }, 60_000);
+
+  it("suspend and unsuspend", async () => {
+    expect(await osprey.ok("accounts", "suspend", id)).toMatch(/SUSPENDED/);
+    expect(await show()).toMatchObject({ suspended: true });
+    expect(await osprey.ok("accounts", "unsuspend", id)).not.toMatch(/SUSPENDED/);
+  }, 60_000);
+
+  it("invalid inputs fail with a message and change nothing", async () => {
+    await osprey.fails(["accounts", "set-plan", id, "gold"], /plan must be one of free, payg, starter, pro/, 2);
+    await osprey.fails(
+      ["accounts", "set-limits", id, "--search-rpm", "0"],
+      /--search-rpm must be an integer from 1 to 1000000/,
+      2,
+    );
+    await osprey.fails(
+      ["accounts", "set-limits", id, "--fetch-upm", "abc"],
+      /--fetch-upm must be an integer from 1 to 1000000/,
+      2,
+    );
+    await osprey.fails(["accounts", "show"], /usage: accounts show <account_id>/, 2);
+    await osprey.fails(["accounts", "set-plan", "acct_missing", "pro"], /No account with id acct_missing/, 1);
+    expect(await show()).toMatchObject({ plan: "pro", suspended: false, limits: { search_rpm: 120, fetch_upm: 7 } });
+  }, 60_000);
+
+  // Fails today: node's parseArgs takes "-20" for an option and rejects `--add -20` as ambiguous,
+  // although --add is documented to accept negative amounts (see the report).
+  it("credits --add takes a negative amount as a separate argument", async () => {
+    expect(await osprey.ok("accounts", "credits", id, "--add", "-20")).toBe(`account ${id} has 80 credits\n`);
+  }, 60_000);
+});
+
+describe("the CLI beside a server on the same PGlite data dir", () => {
+  it("refuses with a clear message, leaves the server running, and works once the server has stopped", async () => {
+    const dir = freshDataDir();
+    const env = { OSPREY_DATA_DIR: dir };
+    const server = await startServer({ ...env, PORT: "0" });
+    const key = server.stdout().match(/osk_[A-Za-z0-9]{40}/)?.[0] as string;
+
+    for (const args of [["keys", "create", "--json"], ["migrate"]]) {
+      const r = await runCli(args, env);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      const lines = r.stderr.split("\n").filter(Boolean);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`the data directory ${dir} is in use`);
+      expect(lines[0]).toContain(`pid ${server.pid}`);
+      expect(lines[0]).toMatch(/Stop it first, or .*DATABASE_URL/);
+    }
+
+    const res = await fetch(`${server.url}/v1/account`, { headers: { "X-API-Key": key } });
+    expect(res.status).toBe(200);
+    const account = (await res.json()) as { id: string };
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(existsSync(path.join(dir, "osprey.lock"))).toBe(false);
+
+    const osprey = cli(() => env);
+    expect(await osprey.json("accounts", "list", "--json")).toEqual([expect.objectContaining({ id: account.id, plan: "pro" })]);
+    const keys = await osprey.json("keys", "list", "--json");
+    expect(keys).toEqual([expect.objectContaining({ prefix: key.slice(0, 12), account_id: account.id })]);
+    expect(keys[0].last_used_at).not.toBeNull();
+  }, 90_000);
+});

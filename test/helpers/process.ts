@@ -1,0 +1,206 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Runs the real CLI (`containers/cli/osprey.ts`, what `npx osprey` and `npm start` run) as a child
+ * process with a minimal environment: PATH, HOME and the variables a test passes, never the
+ * parent's DATABASE_URL or OSPREY_*. Every child is tracked so `killChildren()` (an afterEach /
+ * afterAll hook) can make sure none outlives its test.
+ */
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const CLI_PATH = path.join(REPO_ROOT, "containers/cli/osprey.ts");
+
+export type Env = Record<string, string>;
+
+export interface ExitResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+const children = new Set<ChildProcess>();
+
+/** The environment a child gets: PATH and HOME from this process, plus `env`. */
+export function childEnv(env: Env): Env {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...env };
+}
+
+function spawnCli(args: string[], env: Env): ChildProcess {
+  const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", CLI_PATH, ...args], {
+    cwd: REPO_ROOT,
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+
+/** Resolves when the child has exited and its output streams are drained. */
+function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      // "close" may already have fired; exit status is final either way.
+      if (!child.stdout?.readable && !child.stderr?.readable) {
+        resolve({ code: child.exitCode, signal: child.signalCode });
+        return;
+      }
+    }
+    child.once("error", reject);
+    child.once("close", (code, signal) => resolve({ code, signal }));
+  });
+}
+
+function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
+  let out = "";
+  let err = "";
+  child.stdout?.setEncoding("utf8").on("data", (s: string) => {
+    out += s;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (s: string) => {
+    err += s;
+  });
+  return { stdout: () => out, stderr: () => err };
+}
+
+/** Runs `osprey <args>` to completion; kills it (SIGKILL) if it runs past `timeoutMs`. */
+export async function runCli(args: string[], env: Env, { timeoutMs = 30_000 } = {}): Promise<ExitResult> {
+  const child = spawnCli(args, env);
+  const output = collect(child);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill("SIGKILL");
+  }, timeoutMs);
+  try {
+    const { code, signal } = await waitForExit(child);
+    if (timedOut) {
+      throw new Error(
+        `osprey ${args.join(" ")} ran past ${timeoutMs} ms\nstdout: ${output.stdout()}\nstderr: ${output.stderr()}`,
+      );
+    }
+    return { code, signal, stdout: output.stdout(), stderr: output.stderr() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once `pattern` has appeared on stderr (e.g. a log line); rejects if the server exits first. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Sends `signal` and resolves with the exit code once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Exit code once exited (without sending anything). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const BANNER = /^Osprey \S+ is listening on (http:\/\/\S+)$/m;
+
+/** The whole banner is one write: it ends with the model line, or with the curl line on a first start. */
+function bannerComplete(out: string): boolean {
+  if (!BANNER.test(out) || !/^ {2}model\s.*\n/m.test(out)) return false;
+  return !out.includes("First start:") || /^ {2}curl .*\n/m.test(out);
+}
+
+/** Waits on the child's output streams (event-driven) until `done(text)` holds. */
+function waitForOutput(
+  child: ChildProcess,
+  stream: "stdout" | "stderr",
+  read: () => string,
+  done: (text: string) => boolean,
+  timeoutMs: number,
+  what: string,
+  context: () => string,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      clearTimeout(timer);
+      child[stream]?.off("data", onData);
+      child.off("close", onExit);
+    };
+    const onData = () => {
+      // Our own collector was attached first, so read() already includes this chunk.
+      if (done(read())) {
+        cleanup();
+        resolve();
+      }
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      cleanup();
+      reject(new Error(`osprey exited (code ${code}, signal ${signal}) before ${what}\n${context()}`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${context()}`));
+    }, timeoutMs);
+    if (done(read())) {
+      cleanup();
+      resolve();
+      return;
+    }
+    child[stream]?.on("data", onData);
+    child.once("close", onExit);
+  });
+}
+
+/** Spawns `osprey serve` and resolves once its start-up banner has been printed. */
+export async function startServer(env: Env, { timeoutMs = 45_000 } = {}): Promise<RunningServer> {
+  const child = spawnCli(["serve"], env);
+  const output = collect(child);
+  const exited = waitForExit(child);
+  exited.catch(() => {});
+  const context = () => `stdout: ${output.stdout()}\nstderr: ${output.stderr()}`;
+  try {
+    await waitForOutput(child, "stdout", output.stdout, bannerComplete, timeoutMs, "the start-up banner", context);
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw err;
+  }
+  const url = (BANNER.exec(output.stdout()) as RegExpExecArray)[1] as string;
+  return {
+    url,
+    port: Number(new URL(url).port),
+    pid: child.pid as number,
+    stdout: output.stdout,
+    stderr: output.stderr,
+    exited,
+    waitForStderr: (pattern, ms = 15_000) =>
+      waitForOutput(child, "stderr", output.stderr, (s) => pattern.test(s), ms, `${pattern} on stderr`, context),
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      try {
+        return (await exited).code;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Kills every child still running (SIGKILL) and waits for them; for afterEach/afterAll. */
+export async function killChildren(): Promise<void> {
+  const running = [...children];
+  for (const child of running) child.kill("SIGKILL");
+  await Promise.all(running.map((c) => (c.exitCode === null && c.signalCode === null ? waitForExit(c).catch(() => {}) : null)));
+}
+
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+/** A fresh temporary directory; `cleanup` removes it. */
+export function tempDir(prefix = "osprey-test-"): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
