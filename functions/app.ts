@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { FetchApi } from "./fetch/build.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { composeApp, type Surface } from "./http/compose.ts";
 import type { IdGenerator } from "./lib/ids.ts";
@@ -15,10 +16,12 @@ export interface AppDeps {
   services: Services;
   ids: IdGenerator;
   logger: Logger;
+  /** The fetch API; null serves its paths as "not available". */
+  fetch: FetchApi | null;
 }
 
 export function allSurfaces(deps: AppDeps): Surface[] {
-  return [agentSurface(deps.services), fetchSurface(), searchSurface(), browserSurface()];
+  return [agentSurface(deps.services), fetchSurface(deps.fetch, deps.services.rateLimits), searchSurface(), browserSurface()];
 }
 
 /** Single-machine mode: every surface in one app, each under its prefix (ARCHITECTURE.md). */

@@ -2,10 +2,15 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createLocalApp, VERSION } from "../../functions/app.ts";
 import type { Config } from "../../functions/config/config.ts";
+import { createExtractorPool } from "../../functions/extract/pool.ts";
+import { buildFetch } from "../../functions/fetch/build.ts";
+import { unavailableRenderer } from "../../functions/fetch/renderer.ts";
+import { systemClock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
-import { describeAdapters } from "./adapters.ts";
+import { createChromiumRenderer } from "../browser/chromium-pool.ts";
+import { describeAdapters, detectChromium } from "./adapters.ts";
 import { openRuntime } from "./runtime.ts";
 
 export interface ServeOptions {
@@ -30,7 +35,25 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     await runtime.close();
     throw err;
   });
-  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger });
+  const chromium = detectChromium(config);
+  const renderer = chromium.path
+    ? createChromiumRenderer({ executablePath: chromium.path })
+    : unavailableRenderer(chromium.reason);
+  const extractor = createExtractorPool();
+  const fetchApi = buildFetch({
+    config,
+    db: runtime.database.db,
+    clock: systemClock,
+    ids: defaultIds,
+    logger,
+    renderer,
+    extractor,
+  });
+  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi });
+  const closeAdapters = async () => {
+    await Promise.allSettled([renderer.close(), extractor.close()]);
+    await runtime.close();
+  };
 
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port });
   try {
@@ -39,7 +62,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
       server.once("error", reject);
     });
   } catch (err) {
-    await runtime.close();
+    await closeAdapters();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE")
       throw new Error(`port ${config.port} on ${config.host} is already in use (set PORT to another one)`);
@@ -53,7 +76,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     `Osprey ${VERSION} is listening on ${url}`,
     "",
     `  automation  ${url}/v1`,
-    `  fetch       ${url}/fetch     (not available yet)`,
+    `  fetch       ${url}/fetch`,
     `  search      ${url}/search    (not available yet)`,
     `  browser     ${url}/browser   (not available yet)`,
     `  reference   ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
@@ -90,7 +113,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     }, config.shutdownTimeoutMs);
     await closed;
     clearTimeout(timer);
-    await runtime.close();
+    await closeAdapters();
     logger.info("stopped");
     process.exit(0);
   };

@@ -90,6 +90,18 @@ const EnvSchema = z.object({
     }
     return entries;
   }),
+  OSPREY_FETCH_NEVER_EXPIRE_HOSTS: z.preprocess(emptyAsUndefined, z.string().default("")).transform((v, ctx) => {
+    const hosts = v
+      .split(",")
+      .map((h) => h.trim().toLowerCase().replace(/\.$/, ""))
+      .filter(Boolean);
+    const bad = hosts.find((h) => !HOSTNAME.test(h));
+    if (bad !== undefined) {
+      ctx.addIssue({ code: "custom", message: `has an invalid host "${bad}"` });
+      return z.NEVER;
+    }
+    return hosts;
+  }),
   OSPREY_LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
@@ -130,6 +142,8 @@ export interface Config {
   dataDir: string;
   database: DatabaseConfig;
   allowPrivateHosts: AllowedHost[];
+  /** Hosts whose cached fetch responses never expire (spec 4.6 ttl "operator-pinned never-expire list"). */
+  fetchNeverExpireHosts: string[];
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
   chromePath: string | null;
@@ -173,6 +187,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     dataDir,
     database,
     allowPrivateHosts: e.OSPREY_ALLOW_PRIVATE_HOSTS,
+    fetchNeverExpireHosts: e.OSPREY_FETCH_NEVER_EXPIRE_HOSTS,
     logLevel: e.OSPREY_LOG_LEVEL,
     shutdownTimeoutMs: e.OSPREY_SHUTDOWN_TIMEOUT_MS,
     chromePath: e.CHROME_PATH ?? null,

@@ -29,12 +29,14 @@ export interface IdGenerator {
   account(): string;
   apiKey(): string;
   request(): string;
+  fetchUsage(): string;
 }
 
 export const defaultIds: IdGenerator = {
   account: () => newId("acct"),
   apiKey: () => newId("key"),
   request: () => newId("req"),
+  fetchUsage: () => newId("fu"),
 };
 
 const B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

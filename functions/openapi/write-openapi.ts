@@ -7,6 +7,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createLocalApp } from "../app.ts";
 import type { Db } from "../db/db.ts";
+import { inlineExtractor } from "../extract/pool.ts";
+import { buildFetch } from "../fetch/build.ts";
+import { unavailableRenderer } from "../fetch/renderer.ts";
 import { defaultIds } from "../lib/ids.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { createServices } from "../services/index.ts";
@@ -26,8 +29,18 @@ export const DOCUMENTS: Record<string, string> = {
 };
 
 export async function generateDocuments(): Promise<Record<string, string>> {
-  const services = createServices({ db: noDatabase, clock: { now: () => new Date(0) }, ids: defaultIds });
-  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger });
+  const clock = { now: () => new Date(0) };
+  const services = createServices({ db: noDatabase, clock, ids: defaultIds });
+  const fetch = buildFetch({
+    config: { allowPrivateHosts: [], fetchNeverExpireHosts: [] },
+    db: noDatabase,
+    clock,
+    ids: defaultIds,
+    logger: silentLogger,
+    renderer: unavailableRenderer("documentation only"),
+    extractor: inlineExtractor,
+  });
+  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch });
   const out: Record<string, string> = {};
   for (const [file, path] of Object.entries(DOCUMENTS)) {
     const res = await app.request(path);

@@ -6,6 +6,7 @@ import { apiBench } from "./api.bench.ts";
 
 const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = {
   api: { describe: "per-request overhead of auth, routing and errors (in process, PGlite)", run: apiBench },
+  extraction: { describe: "extraction quality", run: () => import("./extraction.bench.ts").then((m) => m.extractionBench()) },
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -1,6 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createLocalApp } from "../../functions/app.ts";
 import type { Db } from "../../functions/db/db.ts";
+import { inlineExtractor } from "../../functions/extract/pool.ts";
+import { buildFetch, type FetchBuildInput } from "../../functions/fetch/build.ts";
+import { unavailableRenderer } from "../../functions/fetch/renderer.ts";
 import type { AppEnv } from "../../functions/http/app-env.ts";
 import type { Clock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
@@ -35,10 +38,28 @@ export interface TestContext {
   call(key: string, path: string, init?: RequestInit): Promise<Response>;
 }
 
-export function createTestContext(db: Db, opts: { logger?: Logger; clock?: TestClock } = {}): TestContext {
+export interface TestContextOptions {
+  logger?: Logger;
+  clock?: TestClock;
+  /** Overrides of the fetch API's adapters (renderer, extractor, resolver, config). */
+  fetch?: Partial<Omit<FetchBuildInput, "db" | "clock" | "ids" | "logger">>;
+}
+
+export function createTestContext(db: Db, opts: TestContextOptions = {}): TestContext {
   const clock = opts.clock ?? new TestClock();
+  const logger = opts.logger ?? silentLogger;
   const services = createServices({ db, clock, ids: defaultIds });
-  const app = createLocalApp({ services, ids: defaultIds, logger: opts.logger ?? silentLogger });
+  const fetch = buildFetch({
+    config: { allowPrivateHosts: [], fetchNeverExpireHosts: [] },
+    renderer: unavailableRenderer("no browser in this test"),
+    extractor: inlineExtractor,
+    ...opts.fetch,
+    db,
+    clock,
+    ids: defaultIds,
+    logger,
+  });
+  const app = createLocalApp({ services, ids: defaultIds, logger, fetch });
   return {
     app,
     services,

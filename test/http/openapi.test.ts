@@ -150,14 +150,14 @@ describe.each(driverCases(["pglite"]))("OpenAPI documents on $driver", ({ open }
       for (const phrase of ["X-API-Key", "MISSING_API_KEY", "INVALID_API_KEY", "UNAUTHORIZED", "request_id", "1 MiB"]) {
         expect(text).toContain(phrase);
       }
-      expect(text).toMatch(/Not available on this server yet:.*fetch API.*search API.*browser session API/s);
+      expect(text).toMatch(/Not available on this server yet:.*search API.*browser session API/s);
       expect(combined.tags.map((t: { name: string }) => t.name)).toEqual(["agent", "fetch", "search", "browser"]);
     });
   });
 
   describe.each(["agent", "fetch", "search", "browser"] as const)("cloud mode: the %s surface at its host root", (name) => {
     it("serves its document and /docs without a key, and nothing else", async () => {
-      const app = createSurfaceApp({ services: ctx.services, ids: defaultIds, logger: silentLogger }, name);
+      const app = createSurfaceApp({ services: ctx.services, ids: defaultIds, logger: silentLogger, fetch: null }, name);
       const doc = await (await app.request("/openapi.json")).json();
       expect(doc).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./), security: [{ ApiKeyAuth: [] }] });
       expect((await app.request("/docs")).status).toBe(200);

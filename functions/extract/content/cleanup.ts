@@ -1,0 +1,64 @@
+/**
+ * Second pass, inside the chosen root: drops the furniture that sits within the content
+ * container itself (link lists, "read more" blocks, captions and bylines of articles) without
+ * touching prose.
+ */
+import { HEADING_TAGS, tagOf } from "./dom.ts";
+import type { StatsMap } from "./score.ts";
+
+const KEEP_TAGS = new Set(["a", "pre", "code", "table", "thead", "tbody", "tr", "td", "th", "img", "picture"]);
+const CAPTION = /(^|[\s_-])(caption|credit|credits|photo-?credit|image-?credit|wp-caption-text)([\s_-]|$)/;
+const DATELINE = /^(by\s|updated|published|posted|\w+ \d{1,2}, \d{4}|\d{1,2} \w+ \d{4}|\d{4}-\d{2}-\d{2})/i;
+
+export interface CleanupOptions {
+  /** Article pages: captions, the headline and the byline block above the text go too. */
+  article: boolean;
+}
+
+export function cleanupRoot(root: Element, stats: StatsMap, opts: CleanupOptions): void {
+  const walk = (el: Element) => {
+    for (let c = el.firstElementChild; c; ) {
+      const next = c.nextElementSibling;
+      const s = stats.get(c);
+      const tag = tagOf(c);
+      // A block of several links and little else (a single linked title is a card's name: kept).
+      const linkList =
+        s &&
+        !KEEP_TAGS.has(tag) &&
+        s.prose === 0 &&
+        s.chars > 0 &&
+        s.linkChars > 0.6 * s.chars &&
+        s.score < 0 &&
+        (opts.article || c.querySelectorAll("a").length >= 3);
+      const caption = opts.article && (tag === "figcaption" || CAPTION.test((c.getAttribute("class") ?? "").toLowerCase()));
+      if (linkList || caption) c.remove();
+      else if (c.firstElementChild) walk(c);
+      c = next;
+    }
+  };
+  walk(root);
+  if (opts.article) trimArticleHead(root, stats);
+}
+
+/** Removes the headline and short dateline/byline blocks that precede the first paragraph of prose. */
+function trimArticleHead(root: Element, stats: StatsMap): void {
+  const doomed: Element[] = [];
+  const visit = (el: Element): boolean => {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      const s = stats.get(c);
+      if (!s || s.chars === 0) continue;
+      if (s.prose > 0) {
+        // Descend into the first container holding prose; stop at the prose block itself.
+        if (s.ownPlain >= 80 || !c.firstElementChild) return true;
+        return visit(c) || true;
+      }
+      const text = c.textContent?.trim() ?? "";
+      if (tagOf(c) === "h1" || (s.chars < 120 && (DATELINE.test(text) || s.linkChars > 0.5 * s.chars))) doomed.push(c);
+      else if (!HEADING_TAGS.has(tagOf(c)) && s.chars < 60) doomed.push(c);
+      else return true;
+    }
+    return false;
+  };
+  visit(root);
+  for (const d of doomed) d.remove();
+}

@@ -1,0 +1,98 @@
+/**
+ * The article core: paragraphs vote for their parent (full weight), grandparent (half) and
+ * great-grandparent (a third), so the container where prose is concentrated wins, not a page
+ * wrapper that also holds teasers. Siblings of the core that read like more of the same are
+ * merged back (split article bodies, intro blocks).
+ */
+import { tagOf } from "./dom.ts";
+import type { StatsMap } from "./score.ts";
+
+const VOTER_MIN = 25;
+
+export interface Core {
+  el: Element;
+  score: number;
+  /** Score of every candidate, for the sibling decision. */
+  scores: Map<Element, number>;
+}
+
+export function findCore(stats: StatsMap): Core | null {
+  const votes = new Map<Element, number>();
+  for (const [el, s] of stats) {
+    if (s.ownPlain < VOTER_MIN) continue;
+    const vote = 1 + s.ownPunct * 0.5 + Math.min(Math.floor(s.ownPlain / 100), 3);
+    let anc = el.parentElement;
+    for (let level = 0; anc && level < 3; level++, anc = anc.parentElement) {
+      votes.set(anc, (votes.get(anc) ?? 0) + vote / (level === 0 ? 1 : level === 1 ? 2 : level * 3));
+    }
+  }
+  let best: Element | null = null;
+  let bestScore = 0;
+  const scores = new Map<Element, number>();
+  for (const [el, v] of votes) {
+    const s = stats.get(el);
+    const density = s && s.chars > 0 ? s.linkChars / s.chars : 0;
+    const score = v * (1 - density);
+    scores.set(el, score);
+    if (score > bestScore) {
+      best = el;
+      bestScore = score;
+    }
+  }
+  return best ? { el: best, score: bestScore, scores } : null;
+}
+
+/** Merges the core's good siblings: returns the element to use as root (the core or its parent, trimmed). */
+export function mergeSiblings(core: Core, stats: StatsMap): Element {
+  const parent = core.el.parentElement;
+  if (!parent || tagOf(parent) === "html") return core.el;
+  const threshold = Math.max(10, core.score * 0.2);
+  const keep = new Set<Element>([core.el]);
+  for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+    if (c === core.el) continue;
+    const s = stats.get(c);
+    if (!s || s.chars === 0) continue;
+    const density = s.linkChars / s.chars;
+    const plain = s.chars - s.linkChars;
+    if ((core.scores.get(c) ?? 0) >= threshold) keep.add(c);
+    else if (plain > 80 && density < 0.25 && s.prose > 0) keep.add(c);
+    else if (tagOf(c) === "p" && plain > 0 && density === 0 && s.ownPunct > 0) keep.add(c);
+  }
+  if (keep.size === 1) return core.el;
+  for (let c = parent.firstElementChild; c; ) {
+    const next = c.nextElementSibling;
+    if (!keep.has(c) && (stats.get(c)?.chars ?? 0) > 0) c.remove();
+    c = next;
+  }
+  return parent;
+}
+
+const EXPAND_LINK_DENSITY = 0.4;
+const EXPAND_PROSE = 0;
+
+/**
+ * Walks up from the core towards the best-scoring subtree while what each step adds reads like
+ * content (few links, some prose), and stops at the first step that mostly adds furniture.
+ */
+export function expandCore(core: Core, limit: Element, stats: StatsMap): Element {
+  return expandFrom(mergeSiblings(core, stats), limit, stats);
+}
+
+export function expandFrom(start: Element, limit: Element, stats: StatsMap): Element {
+  let el = start;
+  while (el !== limit) {
+    // Inline wrappers (a card's <a>, <span>) carry no stats of their own: look past them.
+    let parent = el.parentElement;
+    while (parent && parent !== limit && !stats.has(parent)) parent = parent.parentElement;
+    const a = stats.get(el);
+    const b = parent ? stats.get(parent) : undefined;
+    if (!parent || !a || !b) break;
+    const chars = b.chars - a.chars;
+    const links = b.linkChars - a.linkChars;
+    const prose = b.prose - a.prose;
+    const score = b.score - a.score;
+    if (chars > 0 && (score < 0 || links > EXPAND_LINK_DENSITY * chars || prose < EXPAND_PROSE * chars)) break;
+    el = parent;
+  }
+  return el;
+}

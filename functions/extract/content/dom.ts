@@ -1,0 +1,131 @@
+/**
+ * Small DOM helpers for the content extractor. They walk nodes with firstChild/nextSibling and
+ * never call textContent in loops: on linkedom that would rebuild strings for every ancestor.
+ */
+
+export const ELEMENT_NODE = 1;
+export const TEXT_NODE = 3;
+
+/** Elements laid out as blocks: each one starts a new text block for scoring. */
+export const BLOCK_TAGS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "dd",
+  "details",
+  "dialog",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "html",
+  "li",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "ul",
+  "br",
+  "center",
+  "caption",
+]);
+
+/** Never content: removed before anything is scored. */
+export const JUNK_TAGS = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "link",
+  "meta",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "canvas",
+  "button",
+  "select",
+  "option",
+  "textarea",
+  "input",
+  "dialog",
+  "map",
+  "audio",
+  "video",
+  "source",
+  "track",
+  "head",
+  "title",
+]);
+
+export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+export function tagOf(el: Element): string {
+  return el.localName ?? el.tagName.toLowerCase();
+}
+
+/** The class and id of an element, lower-cased, as one string for pattern tests. */
+export function classAndId(el: Element): string {
+  const c = el.getAttribute("class");
+  const i = el.getAttribute("id");
+  if (!c && !i) return "";
+  return `${c ?? ""} ${i ?? ""}`.toLowerCase();
+}
+
+/** Length of an element's text with whitespace runs counted once; also the part inside links. */
+export function textStats(el: Element): { chars: number; linkChars: number } {
+  let chars = 0;
+  let linkChars = 0;
+  const walk = (node: Node, inLink: boolean) => {
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === TEXT_NODE) {
+        const n = visibleLength((c as Text).data);
+        chars += n;
+        if (inLink) linkChars += n;
+      } else if (c.nodeType === ELEMENT_NODE) walk(c, inLink || tagOf(c as Element) === "a");
+    }
+  };
+  walk(el, false);
+  return { chars, linkChars };
+}
+
+/** Characters of a text node once whitespace is collapsed (cheap: no string is built). */
+export function visibleLength(s: string): number {
+  let n = 0;
+  let space = true;
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (code === 32 || code === 10 || code === 9 || code === 13 || code === 160 || code === 12) {
+      if (!space) n++;
+      space = true;
+    } else {
+      n++;
+      space = false;
+    }
+  }
+  return space && n > 0 ? n - 1 : n;
+}

@@ -1,0 +1,180 @@
+/**
+ * First pass of boilerplate removal: drops elements that are never content (scripts, forms
+ * controls, hidden nodes) and those whose tag, role, class or id mark them as page furniture
+ * (navigation, headers and footers, sidebars, cookie banners, share bars, related links, ads).
+ * A marked element is kept when it holds most of the page's text: sites reuse such words on
+ * wrappers ("has-sidebar", "page-header-wrap").
+ */
+import { classAndId, JUNK_TAGS, tagOf, textStats } from "./dom.ts";
+
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+const HIDDEN_CLASS =
+  /(^|\s)(sr-only|screen-reader-text|visually-hidden|visuallyhidden|skip-link|hidden|hide|is-hidden|invisible|u-hidden)(\s|$)/;
+
+/** Furniture whatever its text: matched anywhere in class or id. */
+const STRONG =
+  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|pagination|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|widget-area|drawer|flyout|mobile-?nav|mini-?cart|reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas/;
+/** Furniture when it also reads like one (link-heavy or short): matched on whole words. */
+const WEAK_WORDS = new Set([
+  "nav",
+  "menu",
+  "ad",
+  "ads",
+  "share",
+  "tags",
+  "widget",
+  "header",
+  "banner",
+  "meta",
+  "byline",
+  "author",
+  "pager",
+  "print",
+  "login",
+  "search",
+  "topbar",
+  "top-bar",
+  "utility",
+  "dropdown",
+  "follow",
+  "rating",
+  "breadcrumbs",
+  "toc",
+  "hero-nav",
+]);
+/** Words that mark the content itself: such an element is never pruned on its class. */
+const POSITIVE =
+  /article-?body|articlebody|post-?body|entry-?content|post-?content|main-?content|article-?content|story-?body|content-?body|page-?content|markdown-?body|(^|\s)prose(\s|$)|itemprop|post-text|article-text|body-text|rich-?text/;
+export const COMMENT = /(^|[\s_-])(comments?|comment-list|commentlist|disqus|respond|replies|reply-list|discussion)([\s_-]|$)/;
+
+const REMOVE_TAGS = new Set(["nav", "aside", "footer"]);
+const FURNITURE_ROLES = new Set([
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "search",
+  "dialog",
+  "alertdialog",
+  "menu",
+  "menubar",
+]);
+
+export interface PruneResult {
+  /** Comment sections set aside: removed later unless the page is a discussion. */
+  comments: Element[];
+}
+
+function isHidden(el: Element): boolean {
+  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
+  const style = el.getAttribute("style");
+  if (style && HIDDEN_STYLE.test(style)) return true;
+  const cls = el.getAttribute("class");
+  return cls !== null && HIDDEN_CLASS.test(cls.toLowerCase());
+}
+
+/** Removes never-content tags; collects hidden elements (decided later, once the page size is known). */
+function removeJunk(root: Element, hidden: Element[]): void {
+  for (let c = root.firstElementChild; c; ) {
+    const next = c.nextElementSibling;
+    const tag = tagOf(c);
+    if (tag === "noscript") {
+      // With scripts off a reader sees <noscript>: large ones hold the real page (Discourse and
+      // other apps serve their crawler view there); small ones are "enable JavaScript" notes.
+      if (textStats(c).chars >= 200) {
+        removeJunk(c, hidden);
+        unwrap(c);
+      } else c.remove();
+    } else if (JUNK_TAGS.has(tag)) c.remove();
+    else {
+      if (tag !== "body" && tag !== "html" && isHidden(c)) hidden.push(c);
+      if (c.firstElementChild) removeJunk(c, hidden);
+    }
+    c = next;
+  }
+}
+
+/** Kept hidden content is shown: the renderers leave hidden elements out. */
+function unhide(el: Element): void {
+  el.removeAttribute("hidden");
+  el.removeAttribute("aria-hidden");
+  el.removeAttribute("style");
+}
+
+function unwrap(el: Element): void {
+  const parent = el.parentNode;
+  if (!parent) return;
+  while (el.firstChild) parent.insertBefore(el.firstChild, el);
+  el.remove();
+}
+
+function isWeakMatch(ci: string): boolean {
+  for (const word of ci.split(/[\s_]+/)) {
+    if (WEAK_WORDS.has(word)) return true;
+    const head = word.split("-");
+    if (head.length > 1 && (WEAK_WORDS.has(head[0] ?? "") || WEAK_WORDS.has(head[head.length - 1] ?? ""))) return true;
+  }
+  return false;
+}
+
+/** Why an element looks like furniture: "strong", "weak", "comment" or null. */
+function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" | "weak" | "comment" | null {
+  if (REMOVE_TAGS.has(tag)) return "strong";
+  if (tag === "header") return inArticle ? null : "weak";
+  const role = el.getAttribute("role");
+  if (role && FURNITURE_ROLES.has(role)) return "strong";
+  const ci = classAndId(el);
+  if (!ci || POSITIVE.test(ci)) return null;
+  if (COMMENT.test(ci)) return "comment";
+  if (STRONG.test(ci)) return "strong";
+  return isWeakMatch(ci) ? "weak" : null;
+}
+
+export function pruneDocument(body: Element): PruneResult {
+  // Collapsed panels that a control can reveal (tabs, accordions, "read more") are content.
+  const revealable = new Set<string>();
+  for (const el of body.querySelectorAll("[aria-controls]"))
+    for (const id of (el.getAttribute("aria-controls") ?? "").split(/\s+/)) if (id) revealable.add(id);
+  const hidden: Element[] = [];
+  removeJunk(body, hidden);
+  let total = textStats(body).chars;
+  // Hidden elements go, except a hidden wrapper of most of the page (a script would reveal it).
+  // Hidden microdata blocks (a copy of the article for crawlers) always go.
+  for (const h of hidden) {
+    const panel = h.getAttribute("role") === "tabpanel" || revealable.has(h.getAttribute("id") ?? "");
+    // Only an inline-styled wrapper may be a page a script unhides; hidden classes and attributes are meant.
+    const styled = HIDDEN_STYLE.test(h.getAttribute("style") ?? "");
+    if (panel || (styled && !h.hasAttribute("itemscope") && textStats(h).chars >= 0.3 * total)) unhide(h);
+    else h.remove();
+  }
+  total = textStats(body).chars;
+  const comments: Element[] = [];
+  const walk = (el: Element, inArticle: boolean) => {
+    for (let c = el.firstElementChild; c; ) {
+      const next = c.nextElementSibling;
+      const tag = tagOf(c);
+      const kind = tag === "main" || tag === "article" ? null : furnitureKind(c, tag, inArticle);
+      let removed = false;
+      if (kind) {
+        const { chars, linkChars } = textStats(c);
+        // Wrappers holding most of the page, or much prose, are not furniture, whatever they are called.
+        const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role");
+        const wrapper = (chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars);
+        if (kind === "comment") {
+          // Comment sections can outweigh the article: only a heading or article body inside saves them.
+          if (!c.querySelector("h1, [itemprop=articleBody]")) {
+            comments.push(c);
+            removed = true;
+          }
+        } else if (!wrapper && (kind === "strong" || chars < 200 || linkChars > 0.4 * chars)) {
+          c.remove();
+          removed = true;
+        }
+      }
+      if (!removed && c.firstElementChild) walk(c, inArticle || tag === "article" || tag === "main");
+      c = next;
+    }
+  };
+  walk(body, false);
+  return { comments };
+}

@@ -1,0 +1,116 @@
+/**
+ * Main-content extraction: prune page furniture, score what is left, choose the element that
+ * holds the content, then clean inside it. Never returns nothing while the page has text: when
+ * scoring finds no clear root, the pruned <main>, <article> or <body> is returned.
+ */
+import { cleanupRoot } from "./content/cleanup.ts";
+import { expandCore, findCore } from "./content/core.ts";
+import { textStats } from "./content/dom.ts";
+import { pruneDocument } from "./content/prune.ts";
+import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
+
+const DISCUSSION_URL =
+  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|\/r\/[^/]+\/comments\//i;
+const DISCUSSION_SCHEMA = /DiscussionForumPosting|QAPage/;
+
+const CORE_SHARE = 0.6;
+const ARTICLE_SCHEMA =
+  /"@type"\s*:\s*"(?:News|Blog|Scholarly|Tech)?Article"|"BlogPosting"|"ReportageNewsArticle"|"OpinionNewsArticle"/;
+
+/** News and blog posts: the content is prose, and prose-dense selection pays off. */
+function isArticle(document: Document): boolean {
+  if (document.querySelector('meta[property="og:type"][content="article"], meta[property="article:published_time"]')) return true;
+  for (const s of document.querySelectorAll('script[type="application/ld+json"]'))
+    if (ARTICLE_SCHEMA.test(s.textContent ?? "")) return true;
+  return false;
+}
+
+const PRODUCT_SCHEMA = /"@type"\s*:\s*"Product"/;
+
+function isProduct(document: Document): boolean {
+  if (document.querySelector('meta[property="og:type"][content="product"], [itemtype*="schema.org/Product"]')) return true;
+  for (const s of document.querySelectorAll('script[type="application/ld+json"]'))
+    if (PRODUCT_SCHEMA.test(s.textContent ?? "")) return true;
+  return false;
+}
+
+/** Product pages: the smallest element holding both a product name (h1) and the description. */
+function productRoot(core: Element, best: Element, stats: StatsMap): Element {
+  let root: Element | null = null;
+  for (const h1 of best.querySelectorAll("h1")) {
+    let el: Element | null = core;
+    while (el && el !== best && !el.contains(h1)) el = el.parentElement;
+    if (el && (!root || root.contains(el))) root = el;
+  }
+  while (root && root !== best && !stats.has(root)) root = root.parentElement;
+  return root ?? best;
+}
+
+/** Forum threads and Q&A pages: their "comments" are the content. */
+function isDiscussion(document: Document, url: string): boolean {
+  if (DISCUSSION_URL.test(url)) return true;
+  if (document.querySelector('[itemtype*="DiscussionForumPosting"], [itemtype*="QAPage"]')) return true;
+  for (const s of document.querySelectorAll('script[type="application/ld+json"]'))
+    if (DISCUSSION_SCHEMA.test(s.textContent ?? "")) return true;
+  return false;
+}
+
+/**
+ * Returns the element holding the page's main content (the document is modified: furniture is
+ * removed), or null when the page has no text at all.
+ */
+export function extractMainContent(document: Document, url: string): Element | null {
+  const body = document.body ?? document.documentElement;
+  if (!body) return null;
+  const discussion = isDiscussion(document, url);
+  const articleLike = isArticle(document);
+  const product = isProduct(document);
+  const { comments } = pruneDocument(body);
+  // Comment sections go, except on discussion pages where the posts are the content.
+  if (!discussion) for (const c of comments) c.remove();
+  const stats = scoreTree(body);
+  const bodyStats = stats.get(body);
+  if (!bodyStats || bodyStats.chars === 0) return null;
+  const best = pickRoot(stats, body);
+  const core = findCore(stats);
+  let root = best;
+  let article = false;
+  if (!discussion && core && best !== core.el && best.contains(core.el)) {
+    // An article element around the core bounds it: what lies outside is page furniture.
+    const articleEl = core.el.closest("article, [itemprop=articleBody]");
+    const coreProse = stats.get(core.el)?.prose ?? 0;
+    const bestProse = stats.get(best)?.prose ?? 0;
+    if (articleEl && best.contains(articleEl) && isLoneArticle(articleEl, best, stats)) {
+      root = expandCore(core, articleEl, stats);
+      article = true;
+    } else if (product) {
+      root = productRoot(core.el, best, stats);
+    } else if (coreProse > 0 && (articleLike || coreProse >= CORE_SHARE * bestProse)) {
+      root = expandCore(core, best, stats);
+      article = articleLike;
+    }
+  }
+  const rootStats = stats.get(root);
+  const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
+  cleanupRoot(chosen, stats, { article });
+  return textStats(chosen).chars > 0 ? chosen : body;
+}
+
+function fallbackRoot(document: Document, body: Element): Element {
+  for (const sel of ["main", "[role=main]", "article"]) {
+    const el = document.querySelector(sel);
+    if (el && textStats(el).chars > 0) return el;
+  }
+  return body;
+}
+
+/** True when no other article in `scope` comes close to `article` in prose (listings hold many). */
+function isLoneArticle(article: Element, scope: Element, stats: StatsMap): boolean {
+  const prose = stats.get(article)?.prose ?? 0;
+  if (prose === 0) return false;
+  for (const other of scope.querySelectorAll("article, [itemprop=articleBody]")) {
+    if (other === article || other.contains(article) || article.contains(other)) continue;
+    if ((stats.get(other)?.prose ?? 0) >= 0.3 * prose) return false;
+  }
+  return true;
+}

@@ -1,0 +1,37 @@
+/// <reference lib="dom" />
+/**
+ * Types shared by the extraction pipeline (spec 2.5 and 4.6). The fetch service calls
+ * `extractHtml` (extract.ts) with these options and maps the outcome to its wire result.
+ */
+import type { DocTree } from "./output/tree-schema.ts";
+
+export interface ExtractOptions {
+  /** Final URL of the page: base for absolute links and a hint for page-type heuristics. */
+  url: string;
+  format: "markdown" | "html" | "json";
+  links: boolean;
+  imageLinks: boolean;
+  includeSelectors?: string[];
+  excludeSelectors?: string[];
+}
+
+export interface PageMetadata {
+  title: string | null;
+  description: string | null;
+  language: string | null;
+  author: string | null;
+  publishedDate: string | null;
+}
+
+export interface ExtractedPage extends PageMetadata {
+  text: string | DocTree;
+  links?: string[];
+  imageLinks?: string[];
+  unmatchedSelectors?: string[];
+  textLength: number;
+}
+
+export type ExtractOutcome =
+  | { ok: true; page: ExtractedPage }
+  | { ok: false; error: "empty_content" }
+  | { ok: false; error: "selector_not_matched"; unmatchedSelectors: string[]; candidateSelectors: string[] };

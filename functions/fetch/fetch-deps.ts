@@ -1,0 +1,26 @@
+import type { Clock } from "../lib/clock.ts";
+import type { IdGenerator } from "../lib/ids.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { FetchCacheRepo } from "../repos/fetch-cache.repo.ts";
+import type { FetchUsageRepo } from "../repos/fetch-usage.repo.ts";
+import type { Extractor, HtmlDecoder, HttpFetch, PdfExtractor, UrlCheck } from "./ports.ts";
+import type { Renderer } from "./renderer.ts";
+
+/** Everything the fetch service works with, built once at start-up and passed in. */
+export interface FetchDeps {
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  cache: FetchCacheRepo;
+  usage: FetchUsageRepo;
+  http: HttpFetch;
+  checkUrl: UrlCheck;
+  /** The address policy for every request a rendering browser makes. */
+  isAllowed: (url: string) => Promise<boolean>;
+  renderer: Renderer;
+  extractor: Extractor;
+  pdf: PdfExtractor;
+  decodeHtml: HtmlDecoder;
+  /** Operator-pinned hosts whose cached entries never expire (spec 4.6 ttl). */
+  neverExpireHosts: string[];
+}

@@ -1,0 +1,92 @@
+import type { AuthContext } from "../services/api-key.service.ts";
+import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
+import type { FetchDeps } from "./fetch-deps.ts";
+import { fetchUrl, type UrlOutcome } from "./fetch-url.ts";
+
+/** Spec 8: backend ceiling per URL, and the whole batch. */
+export const BACKEND_TIMEOUT_MS = 110_000;
+export const BATCH_CEILING_MS = 120_000;
+
+export interface BatchContext {
+  auth: AuthContext;
+  requestId: string;
+  requestOrigin: string;
+}
+
+export interface TimedOutcome {
+  outcome: UrlOutcome;
+  latencyMs: number;
+}
+
+/**
+ * A fetch request: every URL in parallel under its own deadline (per_url_timeout_ms, else 110 s,
+ * never past the 120 s batch ceiling). Each URL ends as a result or a per-URL error; one usage
+ * row per URL is written at the end.
+ */
+export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } = {}) {
+  const ceiling = opts.batchCeilingMs ?? BATCH_CEILING_MS;
+
+  async function runOne(url: string, req: FetchRequest, batchSignal: AbortSignal, batchEndsAt: number): Promise<TimedOutcome> {
+    const started = performance.now();
+    const perUrlMs = Math.min(req.per_url_timeout_ms ?? BACKEND_TIMEOUT_MS, BACKEND_TIMEOUT_MS);
+    const deadlineAt = Math.min(Date.now() + perUrlMs, batchEndsAt);
+    const perUrl = AbortSignal.timeout(perUrlMs);
+    const signal = AbortSignal.any([perUrl, batchSignal]);
+    const timedOut = new Promise<UrlOutcome>((resolve) => {
+      const done = () => resolve({ ok: false, url, finalUrl: url, error: "timeout" });
+      if (signal.aborted) done();
+      else signal.addEventListener("abort", done, { once: true });
+    });
+    let outcome: UrlOutcome;
+    try {
+      // Work that cannot be interrupted (extraction) still loses the race against the deadline.
+      outcome = await Promise.race([fetchUrl(deps, url, req, signal, deadlineAt), timedOut]);
+    } catch (err) {
+      if (signal.aborted) outcome = { ok: false, url, finalUrl: url, error: "timeout" };
+      else {
+        deps.logger.error("fetch of one URL failed unexpectedly", { url, error: err });
+        outcome = { ok: false, url, finalUrl: url, error: "target_unreachable" };
+      }
+    }
+    return { outcome, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+  }
+
+  return {
+    async fetch(req: FetchRequest, ctx: BatchContext): Promise<TimedOutcome[]> {
+      const batch = AbortSignal.timeout(ceiling);
+      const batchEndsAt = Date.now() + ceiling;
+      const outcomes = await Promise.all(req.urls.map((url) => runOne(url, req, batch, batchEndsAt)));
+      const now = deps.clock.now();
+      await deps.usage.insertMany(
+        outcomes.map(({ outcome: o, latencyMs }) => ({
+          id: deps.ids.fetchUsage(),
+          accountId: ctx.auth.account.id,
+          keyId: ctx.auth.keyId,
+          requestId: ctx.requestId,
+          url: o.url,
+          finalUrl: o.finalUrl,
+          title: o.ok ? o.title : null,
+          description: o.ok ? o.description : null,
+          language: o.ok ? o.language : null,
+          author: o.ok ? o.author : null,
+          publishedDate: o.ok ? o.publishedDate : null,
+          format: req.format,
+          status: o.ok ? ("completed" as const) : ("failed" as const),
+          requestOrigin: ctx.requestOrigin,
+          textLength: o.ok ? o.textLength : null,
+          linksCount: o.ok ? (o.links?.length ?? 0) : 0,
+          imageLinksCount: o.ok ? (o.imageLinks?.length ?? 0) : 0,
+          latencyMs,
+          notModified: o.ok ? o.notModified === true : false,
+          etag: o.ok ? (o.etag ?? null) : null,
+          lastModified: o.ok ? (o.lastModified ?? null) : null,
+          error: o.ok ? null : o.error,
+          createdAt: now,
+        })),
+      );
+      return outcomes;
+    },
+  };
+}
+
+export type FetchService = ReturnType<typeof fetchService>;

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { articlePage, docsPage, forumPage, listingPage, para, productPage, servicePage } from "./pages.ts";
+
+const text = (html: string, url = "https://example.com/page") => extractMainText(html, url).text;
+
+describe("main content by page type", () => {
+  it("article: keeps the body, drops nav, sidebar, cookie banner, share bar, related links and comments", () => {
+    const t = text(articlePage, "https://example.com/2024/05/canyons");
+    for (const topic of ["canyon", "erosion", "sediment"]) expect(t).toContain(`how the ${topic} works`);
+    for (const junk of [
+      "About us",
+      "Most read",
+      "cookies",
+      "Share on Twitter",
+      "Related articles",
+      "First! Great article",
+      "Copyright",
+    ])
+      expect(t).not.toContain(junk);
+  });
+
+  it("forum thread: keeps every post, comment-like containers included", () => {
+    const t = text(forumPage, "https://forum.example.com/t/winter-tents/123");
+    for (const topic of ["tent", "sleeping bag", "stove", "snow anchor"]) expect(t).toContain(`how the ${topic} works`);
+    expect(t).not.toContain("Most read");
+  });
+
+  it("product page: keeps name, price, description and specs; drops recommendations", () => {
+    const t = text(productPage);
+    for (const want of ["$129.00", "how the shoe sole works", "280 g", "Recycled mesh"]) expect(t).toContain(want);
+    expect(t).not.toContain("You may also like");
+    expect(t).not.toContain("cookies");
+  });
+
+  it("listing: keeps every item of the grid with its price", () => {
+    const t = text(listingPage);
+    for (const want of ["Morning Blend", "Dark Roast Supreme", "Holiday Spice", "$16.99"]) expect(t).toContain(want);
+    expect(t).not.toContain("About us");
+  });
+
+  it("documentation: keeps code blocks and tables, drops the docs navigation", () => {
+    const t = text(docsPage);
+    expect(t).toContain('"logLevel": "info"');
+    expect(t).toContain("Port to listen on");
+    expect(t).toContain("how the environment variable works");
+    expect(t).not.toContain("Install");
+  });
+
+  it("service page: keeps the offer, list and prices; drops the newsletter box", () => {
+    const t = text(servicePage);
+    for (const want of ["Burst pipes and leaks", "Call-out from $79", "how the plumbing service works"])
+      expect(t).toContain(want);
+    expect(t).not.toContain("newsletter");
+    expect(t).not.toContain("Privacy policy");
+  });
+
+  it("keeps the crawler view that apps put in <noscript>", () => {
+    const html = `<html><body><div id="app"></div><noscript><div class="post">${para("noscript", 3)}</div></noscript></body></html>`;
+    expect(text(html)).toContain("how the noscript works");
+  });
+
+  it("keeps collapsed panels a control reveals, drops other hidden elements", () => {
+    const html = `<html><body><main>${para("visible", 3)}<button aria-controls="more">Read more</button><div id="more" style="display:none">${para("collapsed", 2)}</div><div style="display:none">Secret tracking text</div></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("how the collapsed works");
+    expect(t).not.toContain("Secret tracking text");
+  });
+
+  it("never returns nothing while the page has text", () => {
+    expect(text("<html><body><div>Just one short line.</div></body></html>")).toBe("Just one short line.");
+    expect(text("<html><body><nav><a href='/'>Only a menu</a></nav></body></html>")).not.toBe(undefined);
+  });
+
+  it("returns no root for a page without text", () => {
+    expect(
+      extractMainText("<html><body><img src='a.png'><script>var x = 1;</script></body></html>", "https://e.com/").root,
+    ).toBeNull();
+  });
+});

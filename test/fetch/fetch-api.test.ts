@@ -1,0 +1,288 @@
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext } from "../helpers/app.ts";
+import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { article, html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { writePdf } from "../pdf/pdf-writer.ts";
+
+interface FetchBody {
+  results: Record<string, unknown>[];
+  errors: { url: string; error: string; status?: number; unmatched_selectors?: string[]; candidate_selectors?: string[] }[];
+  request_id?: string;
+}
+
+const LONG = [
+  "Ospreys are large raptors that feed almost exclusively on fish, which they catch by diving feet first into the water.",
+  "They nest on tall structures near water, returning to the same nest year after year and adding material each season.",
+  "Their populations recovered strongly after the pesticide DDT was banned, and they now breed on every continent except Antarctica.",
+];
+
+// POST {fetch_url} end to end (spec 4.6, 7.4) against real origin servers on 127.0.0.1, which the
+// test exempts from the address policy by port, exactly as OSPREY_ALLOW_PRIVATE_HOSTS would.
+describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) => {
+  let db: TestDatabase;
+  let ctx: TestContext;
+  let origin: Origin;
+  let forbidden: Origin;
+  let key: string;
+  let u: (path: string) => string;
+
+  beforeAll(async () => {
+    db = await open();
+    origin = await startOrigin({
+      "/article": html(article("Ospreys", LONG), { "cache-control": "max-age=600" }),
+      "/nocache": html(article("Fresh", LONG)),
+      "/og": html(
+        `<html lang="fr"><head><title>Tag title</title><meta property="og:title" content="OG title"><meta property="og:description" content="OG desc"><meta name="description" content="Meta desc"></head><body><article><p>${LONG.join(" ")}</p><p>Biologists who followed tagged birds for a decade describe in the <a href="/next">next chapter</a> how the young cross the Sahara alone, a journey <a href="https://other.example/x#frag">another study</a> confirmed; the <a href="/next">next chapter</a> also maps their wintering grounds in West Africa.<img src="/i.png" alt="An osprey"><img src="data:image/png;base64,AAAA" alt="inline"></p></article></body></html>`,
+      ),
+      "/gone": html("<p>gone</p>", {}, 410),
+      "/error": html("<p>server error</p>", {}, 503),
+      "/challenge": html(
+        "<html><head><title>Just a moment...</title></head><body><div id='cf'>Checking your browser</div><script src='/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1'></script></body></html>",
+      ),
+      "/empty": html("<html><body><div></div></body></html>"),
+      "/image": (_req, res) => {
+        res.writeHead(200, { "content-type": "image/png" });
+        res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
+      },
+      "/data.json": (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"a":1,"b":[true,null]}');
+      },
+      "/notes.txt": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+        res.end("First paragraph.\n\nSecond paragraph.");
+      },
+      "/table.csv": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/csv" });
+        res.end("a,b\n1,2\n");
+      },
+      "/doc.pdf": (_req, res) => {
+        res.writeHead(200, { "content-type": "application/pdf" });
+        res.end(writePdf({ pages: [["Hello from a PDF page."]], info: { title: "A PDF", author: "Ann Author" } }));
+      },
+      "/gz": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" });
+        res.end(gzipSync(article("Zipped", LONG)));
+      },
+      "/validators": (req, res) => {
+        if (req.headers["if-none-match"] === '"v1"') {
+          res.writeHead(304, { etag: '"v1"' });
+          res.end();
+          return;
+        }
+        res.writeHead(200, { "content-type": "text/html", etag: '"v1"', "last-modified": "Sat, 21 Nov 2026 09:00:00 GMT" });
+        res.end(article("Validated", LONG));
+      },
+      "/to-private": (_req, res) => {
+        res.writeHead(302, { location: `http://127.0.0.1:${forbidden.port}/secret` });
+        res.end();
+      },
+      "/hang": () => {},
+      "/sections": html(
+        `<html><body><nav id="nav"><a href="/a">A</a></nav><main id="main"><section class="one"><p>${LONG[0]}</p></section><div class="ad">Buy now</div><section class="two"><p>${LONG[1]}</p></section></main></body></html>`,
+      ),
+    });
+    forbidden = await startOrigin({ "/secret": html("<p>secret</p>") });
+    u = (path) => `${origin.url}${path}`;
+    ctx = createTestContext(db.db, {
+      fetch: { config: { allowPrivateHosts: [{ host: "127.0.0.1", port: origin.port }], fetchNeverExpireHosts: [] } },
+    });
+    ({ key } = await ctx.newKey({ plan: "pro" }));
+  });
+  afterAll(async () => {
+    await origin.close();
+    await forbidden.close();
+    await db.dispose();
+  });
+
+  async function fetchApi(body: Record<string, unknown>, apiKey = key): Promise<{ res: Response; body: FetchBody }> {
+    const res = await ctx.call(apiKey, "/fetch", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    return { res, body: (await res.json()) as FetchBody };
+  }
+
+  it("turns an article into Markdown with its metadata, boilerplate removed", async () => {
+    const { res, body } = await fetchApi({ urls: [u("/article")] });
+    expect(body.errors).toEqual([]);
+    expect(body.request_id).toBeUndefined();
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    const r = body.results[0] as Record<string, unknown>;
+    expect(r).toMatchObject({
+      url: u("/article"),
+      final_url: u("/article"),
+      title: "Ospreys",
+      description: "About Ospreys",
+      language: "en",
+      format: "markdown",
+    });
+    expect(r.text).toContain("Ospreys are large raptors");
+    expect(r.text).not.toContain("Copyright 2026");
+    expect(r).not.toHaveProperty("links");
+    expect(typeof r.latency_ms).toBe("number");
+  });
+
+  it("prefers og:title and og:description; links and image_links are absolute, de-duplicated, no data: URLs", async () => {
+    const { body } = await fetchApi({ urls: [u("/og")], links: true, image_links: true, format: "html" });
+    const r = body.results[0] as Record<string, unknown>;
+    expect(r).toMatchObject({ title: "OG title", description: "OG desc", language: "fr", format: "html" });
+    expect(r.links).toEqual([u("/next"), "https://other.example/x#frag"]);
+    expect(r.image_links).toEqual([u("/i.png")]);
+    expect(String(r.text)).toMatch(/^<|<p>/);
+  });
+
+  it("format json returns a document tree", async () => {
+    const { body } = await fetchApi({ urls: [u("/article")], format: "json" });
+    const text = body.results[0]?.text as { type: string; children: unknown[] };
+    expect(text.type).toBe("document");
+    expect(text.children.length).toBeGreaterThan(0);
+  });
+
+  it("gives each URL its own outcome: per-URL codes beside results, request_id in the body", async () => {
+    const { res, body } = await fetchApi({
+      urls: [
+        u("/article"),
+        u("/gone"),
+        u("/error"),
+        u("/challenge"),
+        u("/empty"),
+        u("/image"),
+        `http://127.0.0.1:${forbidden.port}/secret`,
+        u("/to-private"),
+      ],
+    });
+    expect(body.results.map((r) => r.url)).toEqual([u("/article")]);
+    const byUrl = Object.fromEntries(body.errors.map((e) => [e.url, e]));
+    expect(byUrl[u("/gone")]).toMatchObject({ error: "page_not_found", status: 410 });
+    expect(byUrl[u("/error")]).toMatchObject({ error: "target_http_error", status: 503 });
+    expect(byUrl[u("/challenge")]).toMatchObject({ error: "bot_blocked" });
+    expect(byUrl[u("/challenge")]).not.toHaveProperty("status");
+    expect(byUrl[u("/empty")]).toMatchObject({ error: "empty_content" });
+    expect(byUrl[u("/image")]).toMatchObject({ error: "empty_content" });
+    expect(byUrl[`http://127.0.0.1:${forbidden.port}/secret`]).toMatchObject({ error: "invalid_url" });
+    expect(byUrl[u("/to-private")]).toMatchObject({ error: "invalid_redirect_url" });
+    expect(forbidden.hits.size).toBe(0);
+    expect(body.request_id).toBe(res.headers.get("x-request-id"));
+  });
+
+  it("a closed port is target_unreachable and a hanging origin times out alone", async () => {
+    const closed = await startOrigin();
+    await closed.close();
+    const c2 = createTestContext(db.db, {
+      fetch: { config: { allowPrivateHosts: [{ host: "127.0.0.1", port: null }], fetchNeverExpireHosts: [] } },
+    });
+    const { key: k2 } = await c2.newKey();
+    const res = await c2.call(k2, "/fetch", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ urls: [`${closed.url}/x`, u("/hang"), u("/nocache")], per_url_timeout_ms: 1500 }),
+    });
+    const body = (await res.json()) as FetchBody;
+    expect(body.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ url: `${closed.url}/x`, error: "target_unreachable" }),
+        expect.objectContaining({ url: u("/hang"), error: "timeout" }),
+      ]),
+    );
+    expect(body.results.map((r) => r.url)).toEqual([u("/nocache")]);
+  });
+
+  it("handles JSON, plain text, CSV, PDF and gzip bodies", async () => {
+    const { body } = await fetchApi({ urls: [u("/data.json"), u("/notes.txt"), u("/table.csv"), u("/doc.pdf"), u("/gz")] });
+    expect(body.errors).toEqual([]);
+    const byUrl = Object.fromEntries(body.results.map((r) => [r.url, r]));
+    expect(byUrl[u("/data.json")]?.text).toBe('{"a":1,"b":[true,null]}');
+    expect(byUrl[u("/notes.txt")]?.text).toBe("First paragraph.\n\nSecond paragraph.");
+    expect(byUrl[u("/table.csv")]?.text).toBe("a,b\n1,2\n");
+    expect(byUrl[u("/doc.pdf")]).toMatchObject({ title: "A PDF", author: "Ann Author" });
+    expect(byUrl[u("/doc.pdf")]?.text).toContain("Hello from a PDF page.");
+    expect(byUrl[u("/gz")]?.title).toBe("Zipped");
+  });
+
+  it("selectors: scoped verbatim content, partial misses, no match, and PDF/CSV refusal (rules 3–8)", async () => {
+    const partial = await fetchApi({
+      urls: [u("/sections")],
+      include_selectors: [".two", ".one", ".missing"],
+      exclude_selectors: [".ad", ".none"],
+    });
+    const r = partial.body.results[0] as Record<string, unknown>;
+    expect(r.unmatched_selectors).toEqual([".missing"]);
+    const text = String(r.text);
+    expect(text.indexOf("Ospreys are large")).toBeLessThan(text.indexOf("They nest"));
+    expect(text).not.toContain("Buy now");
+    expect(text).not.toContain("[A]");
+
+    const none = await fetchApi({ urls: [u("/sections")], include_selectors: [".nothing", "#nope"] });
+    expect(none.body.errors[0]).toMatchObject({ error: "selector_not_matched", unmatched_selectors: [".nothing", "#nope"] });
+    expect(none.body.errors[0]?.candidate_selectors?.length).toBeGreaterThan(0);
+    expect(none.body.errors[0]?.candidate_selectors?.length).toBeLessThanOrEqual(10);
+
+    const files = await fetchApi({ urls: [u("/doc.pdf"), u("/table.csv")], exclude_selectors: ["p"] });
+    expect(files.body.errors.map((e) => e.error)).toEqual(["selector_unsupported", "selector_unsupported"]);
+  });
+
+  it("forwards validators verbatim, reports 304 as not_modified, returns the origin's validators when asked", async () => {
+    const first = await fetchApi({ urls: [u("/validators")], include_etag_and_last_modified: true });
+    expect(first.body.results[0]).toMatchObject({ etag: '"v1"', last_modified: "Sat, 21 Nov 2026 09:00:00 GMT" });
+    const plain = await fetchApi({ urls: [u("/validators")] });
+    expect(plain.body.results[0]).not.toHaveProperty("etag");
+    const again = await fetchApi({ urls: [u("/validators")], if_none_match: '"v1"' });
+    expect(again.body.results[0]).toMatchObject({ not_modified: true, text: "" });
+    expect(origin.lastHeaders.get("/validators")?.["if-none-match"]).toBe('"v1"');
+  });
+
+  it("serves from the cache by ttl: omitted accepts any entry, 0 goes live unless the origin's max-age covers it", async () => {
+    await fetchApi({ urls: [u("/nocache")], ttl: 0 });
+    const before = origin.hits.get("/nocache") ?? 0;
+    await fetchApi({ urls: [u("/nocache")] });
+    expect(origin.hits.get("/nocache")).toBe(before);
+    ctx.clock.advance(5_000);
+    await fetchApi({ urls: [u("/nocache")], ttl: 60 });
+    expect(origin.hits.get("/nocache")).toBe(before);
+    await fetchApi({ urls: [u("/nocache")], ttl: 0 });
+    expect(origin.hits.get("/nocache")).toBe(before + 1);
+
+    await fetchApi({ urls: [u("/article")], ttl: 0 });
+    const articleHits = origin.hits.get("/article") ?? 0;
+    ctx.clock.advance(60_000);
+    await fetchApi({ urls: [u("/article")], ttl: 0 }); // max-age=600 covers a 60 s old entry
+    expect(origin.hits.get("/article")).toBe(articleHits);
+    ctx.clock.advance(600_000);
+    await fetchApi({ urls: [u("/article")], ttl: 30 });
+    expect(origin.hits.get("/article")).toBe(articleHits + 1);
+  });
+
+  it("records one usage row per URL, grouped by request_id, listed newest first for the account only", async () => {
+    const { key: own } = await ctx.newKey();
+    const { res } = await fetchApi({ urls: [u("/article"), u("/gone")] }, own);
+    const requestId = res.headers.get("x-request-id");
+    const list = await ctx.call(own, "/fetch/usage");
+    const page = (await list.json()) as { items: Record<string, unknown>[]; total: number; has_more: boolean };
+    expect(page.total).toBe(2);
+    expect(page.items.every((i) => i.request_id === requestId)).toBe(true);
+    const ok = page.items.find((i) => i.status === "completed");
+    expect(ok).toMatchObject({
+      url: u("/article"),
+      title: "Ospreys",
+      format: "markdown",
+      request_origin: "api",
+      error: null,
+      links_count: 0,
+    });
+    expect(ok?.text_length).toBeGreaterThan(100);
+    expect(ok).not.toHaveProperty("text");
+    expect(page.items.find((i) => i.status === "failed")).toMatchObject({
+      url: u("/gone"),
+      error: "page_not_found",
+      text_length: null,
+    });
+    const failed = (await (await ctx.call(own, "/fetch/usage?status=failed")).json()) as { items: unknown[] };
+    expect(failed.items).toHaveLength(1);
+    const future = (await (await ctx.call(own, "/fetch/usage?start_after=2099-01-01T00:00:00Z")).json()) as { total: number };
+    expect(future.total).toBe(0);
+  });
+});
