@@ -27,11 +27,21 @@ describe("parseConfig", () => {
       dataDir: "/srv/osprey/.osprey",
       database: { driver: "pglite", dataDir: "/srv/osprey/.osprey/pglite" },
       allowPrivateHosts: [],
+      fetchNeverExpireHosts: [],
       logLevel: "info",
       shutdownTimeoutMs: 10_000,
       chromePath: null,
       model: null,
     });
+  });
+
+  it("parses OSPREY_FETCH_NEVER_EXPIRE_HOSTS into lower-case hosts and rejects bad entries", () => {
+    expect(
+      parseConfig({ OSPREY_FETCH_NEVER_EXPIRE_HOSTS: " Docs.Example.com , example.org. ," }, CWD).fetchNeverExpireHosts,
+    ).toEqual(["docs.example.com", "example.org"]);
+    expect(() => parseConfig({ OSPREY_FETCH_NEVER_EXPIRE_HOSTS: "ok.example,bad host" }, CWD)).toThrow(
+      /OSPREY_FETCH_NEVER_EXPIRE_HOSTS has an invalid host "bad host"/,
+    );
   });
 
   it("treats empty and blank strings as unset", () => {

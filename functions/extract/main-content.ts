@@ -81,18 +81,18 @@ export function extractMainContent(document: Document, url: string): Element | n
     const coreProse = stats.get(core.el)?.prose ?? 0;
     const bestProse = stats.get(best)?.prose ?? 0;
     if (articleEl && best.contains(articleEl) && isLoneArticle(articleEl, best, stats)) {
-      root = expandCore(core, articleEl, stats);
+      root = expandCore(core, articleEl, stats, true);
       article = true;
     } else if (product) {
       root = productRoot(core.el, best, stats);
     } else if (coreProse > 0 && (articleLike || coreProse >= CORE_SHARE * bestProse)) {
-      root = expandCore(core, best, stats);
+      root = expandCore(core, best, stats, articleLike);
       article = articleLike;
     }
   }
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
-  cleanupRoot(chosen, stats, { article });
+  cleanupRoot(chosen, stats, { article: article || (articleLike && !discussion && !product) });
   return textStats(chosen).chars > 0 ? chosen : body;
 }
 

@@ -40,7 +40,7 @@ function readJsonLd(document: Document): Json[] {
   };
   for (const s of document.querySelectorAll('script[type="application/ld+json"]')) {
     try {
-      visit(JSON.parse(s.textContent ?? ""), 0);
+      visit(JSON.parse((s.textContent ?? "").replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, "")), 0);
     } catch {
       // Malformed JSON-LD is common and simply ignored.
     }
@@ -64,31 +64,40 @@ function ldString(objects: Json[], key: string, skip = /^(WebSite|Organization|B
 }
 
 /** Drops a trailing or leading site name ("Story | Site", "Site - Story"). */
-function trimSiteName(title: string, siteName: string | null, generic: boolean): string {
+function trimSiteName(title: string, siteName: string | null, h1: string | null, generic: boolean): string {
   const seps = [...title.matchAll(/\s+(?:[|\-–—:·•»/]|::)\s+/g)];
   const first = seps[0];
   const last = seps.at(-1);
   if (!first || !last) return title;
-  const tail = title.slice(last.index + last[0].length).toLowerCase();
-  const head = title.slice(0, first.index).toLowerCase();
+  const lower = title.toLowerCase();
+  // The page's own headline followed by a separator: what follows is the site's name or tagline.
+  const heading = h1?.toLowerCase();
+  if (heading && heading.length >= 3) {
+    for (const sep of seps) if (lower.slice(0, sep.index) === heading) return title.slice(0, sep.index);
+  }
+  const tail = lower.slice(last.index + last[0].length);
+  const head = lower.slice(0, first.index);
   const site = siteName?.toLowerCase();
   if (site) {
     if (tail === site || site.includes(tail) || tail.includes(site)) return title.slice(0, last.index).trim();
     if (head === site || site.includes(head)) return title.slice(first.index + first[0].length).trim();
   }
+  const before = title.slice(0, last.index).trim();
+  // A short part after a pipe is a site name even without og:site_name.
+  if (last[0].trim() === "|" && tail.split(/\s+/).length <= 4 && before.length >= 3) return before;
   // ":" usually belongs to the story title itself ("Review: X"), not to a site suffix.
   if (!generic || last[0].trim() === ":") return title;
-  const before = title.slice(0, last.index).trim();
   return before.split(/\s+/).length >= 3 ? before : title;
 }
 
 function findTitle(document: Document, meta: Meta, ld: Json[]): string | null {
   const siteName = clean(meta.get("og:site_name") ?? meta.get("application-name") ?? null);
+  const h1 = clean(document.querySelector("h1")?.textContent);
   const og = clean(meta.get("og:title") ?? meta.get("twitter:title") ?? null) ?? ldString(ld, "headline");
-  if (og) return trimSiteName(og, siteName, false);
+  if (og) return trimSiteName(og, siteName, h1, false);
   const tag = clean(document.querySelector("title")?.textContent);
-  if (tag) return trimSiteName(tag, siteName, true);
-  return clean(document.querySelector("h1")?.textContent);
+  if (tag) return trimSiteName(tag, siteName, h1, true);
+  return h1;
 }
 
 function ldAuthor(ld: Json[]): string | null {
@@ -109,6 +118,7 @@ const BYLINE_SELECTORS =
 function cleanByline(s: string | null | undefined): string | null {
   const t = clean(s)
     ?.replace(/^(by|posted by|written by|von|par|por)\s*:?\s+/i, "")
+    .replace(/[\s—–|,:;-]+$/, "")
     .trim();
   if (!t || t.length > 100 || /^https?:/.test(t)) return null;
   return t;

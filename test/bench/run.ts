@@ -7,6 +7,10 @@ import { apiBench } from "./api.bench.ts";
 const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = {
   api: { describe: "per-request overhead of auth, routing and errors (in process, PGlite)", run: apiBench },
   extraction: { describe: "extraction quality", run: () => import("./extraction.bench.ts").then((m) => m.extractionBench()) },
+  "fetch-load": {
+    describe: "event-loop delay while 10-URL batches of the largest benchmark pages are fetched",
+    run: () => import("./fetch-load.bench.ts").then((m) => m.fetchLoadBench()),
+  },
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith("-"));

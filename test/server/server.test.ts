@@ -77,7 +77,7 @@ describe("osprey serve on a PGlite data dir", () => {
 
   it("answers 404 with the error body for surfaces that are not built and unknown paths", async () => {
     for (const [method, p] of [
-      ["POST", "/fetch"],
+      ["GET", "/fetch/anything"],
       ["GET", "/search/anything"],
       ["GET", "/browser"],
       ["GET", "/v1/nope"],
@@ -92,9 +92,17 @@ describe("osprey serve on a PGlite data dir", () => {
       });
       expect(res.headers.get("x-request-id")).toBe(body.request_id);
     }
-    const fetchRes = await fetch(`${server.url}/fetch`, { method: "POST", headers: { "X-API-Key": firstKey } });
-    const fetchBody = (await fetchRes.json()) as { error: { message: string } };
-    expect(fetchBody.error.message).toMatch(/not available/);
+    const searchRes = await fetch(`${server.url}/search`, { headers: { "X-API-Key": firstKey } });
+    const searchBody = (await searchRes.json()) as { error: { message: string } };
+    expect(searchBody.error.message).toMatch(/not available/);
+    // The fetch API is served: a loopback URL is refused per URL, with no connection made.
+    const fetchRes = await fetch(`${server.url}/fetch`, {
+      method: "POST",
+      headers: { "X-API-Key": firstKey, "content-type": "application/json" },
+      body: JSON.stringify({ urls: ["http://127.0.0.1:9/"] }),
+    });
+    expect(fetchRes.status).toBe(200);
+    expect(await fetchRes.json()).toMatchObject({ results: [], errors: [{ error: "invalid_url" }] });
     // Without a key the caller learns nothing about the path.
     expect((await fetch(`${server.url}/fetch`, { method: "POST" })).status).toBe(401);
   });

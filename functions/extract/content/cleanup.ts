@@ -37,7 +37,55 @@ export function cleanupRoot(root: Element, stats: StatsMap, opts: CleanupOptions
     }
   };
   walk(root);
-  if (opts.article) trimArticleHead(root, stats);
+  if (opts.article) {
+    dropRelatedBlocks(root, stats);
+    trimArticleHead(root, stats);
+    dropTrailingNotes(root, stats);
+  }
+}
+
+const RELATED_HEADING =
+  /^(related|you (may|might) also|more (in|from|on|stories|news|articles)|read (more|next|also)|recommended|popular|trending|most (read|popular|viewed)|latest|see also|also on|don'?t miss|sponsored|top stories|further reading|keep reading|what to read next)/i;
+const HEADING_LIKE = new Set(["h2", "h3", "h4", "h5", "h6", "strong", "b", "span", "p", "div"]);
+
+/** "Related articles" and the like: the heading and the link list that follows it. */
+function dropRelatedBlocks(root: Element, stats: StatsMap): void {
+  const doomed: Element[] = [];
+  for (const h of root.querySelectorAll("h2, h3, h4, h5, h6, p, div, span, strong")) {
+    if (!HEADING_LIKE.has(tagOf(h)) || h.firstElementChild?.tagName === "P") continue;
+    const text = h.textContent?.trim() ?? "";
+    if (text.length === 0 || text.length > 60 || !RELATED_HEADING.test(text)) continue;
+    const parent = h.parentElement;
+    const ps = parent ? stats.get(parent) : undefined;
+    if (parent && parent !== root && ps && ps.prose === 0 && ps.chars < 1500) doomed.push(parent);
+    else {
+      doomed.push(h);
+      for (let n = h.nextElementSibling; n && !HEADING_TAGS.has(tagOf(n)); n = n.nextElementSibling) {
+        const s = stats.get(n);
+        if (s && s.linkChars > 0.5 * s.chars) doomed.push(n);
+        else break;
+      }
+    }
+  }
+  for (const d of doomed) d.remove();
+}
+
+const NOTE =
+  /newsletter|subscribe|sign up|follow (us|her|him|them)|may be reached|reach (us|him|her) at|©|copyright|all rights reserved|support .{0,30} readers|tips? (to|at)|have a tip/i;
+
+/** Short promotional notes after the last paragraph of an article ("Subscribe to…", "Have a tip?"). */
+function dropTrailingNotes(root: Element, stats: StatsMap): void {
+  let el: Element | null = root;
+  while (el) {
+    let last: Element | null = el.lastElementChild;
+    while (last && (stats.get(last)?.chars ?? 0) === 0) last = last.previousElementSibling;
+    if (!last) return;
+    const s = stats.get(last);
+    const text = last.textContent ?? "";
+    if (s && s.chars < 250 && NOTE.test(text)) last.remove();
+    else if (s && s.prose > 0 && last.firstElementChild && s.ownPlain < 80) el = last;
+    else return;
+  }
 }
 
 /** Removes the headline and short dateline/byline blocks that precede the first paragraph of prose. */

@@ -68,17 +68,20 @@ export function mergeSiblings(core: Core, stats: StatsMap): Element {
 }
 
 const EXPAND_LINK_DENSITY = 0.4;
-const EXPAND_PROSE = 0;
+/** A step may add short non-prose (headline, byline) but not a block as big as a quarter of what it has. */
+const EXPAND_PROSE = 0.3;
+const EXPAND_BULK = 0.25;
 
 /**
  * Walks up from the core towards the best-scoring subtree while what each step adds reads like
  * content (few links, some prose), and stops at the first step that mostly adds furniture.
  */
-export function expandCore(core: Core, limit: Element, stats: StatsMap): Element {
-  return expandFrom(mergeSiblings(core, stats), limit, stats);
+export function expandCore(core: Core, limit: Element, stats: StatsMap, strict: boolean): Element {
+  return expandFrom(mergeSiblings(core, stats), limit, stats, strict);
 }
 
-export function expandFrom(start: Element, limit: Element, stats: StatsMap): Element {
+/** `strict` (articles): also stop at a step that adds a bulky block of non-prose. */
+export function expandFrom(start: Element, limit: Element, stats: StatsMap, strict: boolean): Element {
   let el = start;
   while (el !== limit) {
     // Inline wrappers (a card's <a>, <span>) carry no stats of their own: look past them.
@@ -91,7 +94,8 @@ export function expandFrom(start: Element, limit: Element, stats: StatsMap): Ele
     const links = b.linkChars - a.linkChars;
     const prose = b.prose - a.prose;
     const score = b.score - a.score;
-    if (chars > 0 && (score < 0 || links > EXPAND_LINK_DENSITY * chars || prose < EXPAND_PROSE * chars)) break;
+    const bulky = strict && chars > EXPAND_BULK * a.chars && prose < EXPAND_PROSE * chars;
+    if (chars > 0 && (score < 0 || links > EXPAND_LINK_DENSITY * chars || bulky)) break;
     el = parent;
   }
   return el;

@@ -13,7 +13,7 @@ const HIDDEN_CLASS =
 
 /** Furniture whatever its text: matched anywhere in class or id. */
 const STRONG =
-  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|pagination|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|widget-area|drawer|flyout|mobile-?nav|mini-?cart|reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas/;
+  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|widget-area|drawer|flyout|mobile-?nav|mini-?cart|reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas/;
 /** Furniture when it also reads like one (link-heavy or short): matched on whole words. */
 const WEAK_WORDS = new Set([
   "nav",
@@ -29,6 +29,7 @@ const WEAK_WORDS = new Set([
   "byline",
   "author",
   "pager",
+  "pagination",
   "print",
   "login",
   "search",
@@ -46,6 +47,10 @@ const WEAK_WORDS = new Set([
 const POSITIVE =
   /article-?body|articlebody|post-?body|entry-?content|post-?content|main-?content|article-?content|story-?body|content-?body|page-?content|markdown-?body|(^|\s)prose(\s|$)|itemprop|post-text|article-text|body-text|rich-?text/;
 export const COMMENT = /(^|[\s_-])(comments?|comment-list|commentlist|disqus|respond|replies|reply-list|discussion)([\s_-]|$)/;
+
+/** Product cards: a link-heavy block holding them is a product grid, whatever its class says. */
+const PRODUCT_ITEM =
+  '[itemtype*="Product"], [class*="product-card"], [class*="product-grid"], [class*="product-item"], [data-product-id]';
 
 const REMOVE_TAGS = new Set(["nav", "aside", "footer"]);
 const FURNITURE_ROLES = new Set([
@@ -111,8 +116,10 @@ function unwrap(el: Element): void {
 function isWeakMatch(ci: string): boolean {
   for (const word of ci.split(/[\s_]+/)) {
     if (WEAK_WORDS.has(word)) return true;
-    const head = word.split("-");
-    if (head.length > 1 && (WEAK_WORDS.has(head[0] ?? "") || WEAK_WORDS.has(head[head.length - 1] ?? ""))) return true;
+    // "nav-links", "main-nav"; not "filtering-and-pagination" (a product column on one site).
+    const parts = word.split("-");
+    if (parts.length === 2 && (WEAK_WORDS.has(parts[0] ?? "") || WEAK_WORDS.has(parts[1] ?? ""))) return true;
+    if (parts.length > 2 && WEAK_WORDS.has(parts[0] ?? "")) return true;
   }
   return false;
 }
@@ -166,7 +173,10 @@ export function pruneDocument(body: Element): PruneResult {
             comments.push(c);
             removed = true;
           }
-        } else if (!wrapper && (kind === "strong" || chars < 200 || linkChars > 0.4 * chars)) {
+        } else if (
+          !wrapper &&
+          (kind === "strong" || chars < 200 || (linkChars > 0.4 * chars && !c.querySelector(PRODUCT_ITEM)))
+        ) {
           c.remove();
           removed = true;
         }

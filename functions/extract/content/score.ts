@@ -64,7 +64,7 @@ function gridScore(kids: [string, NodeStats][], score: number): number {
   return best;
 }
 
-const GRID_WEIGHT = 0.6;
+const GRID_WEIGHT = 1;
 
 /** Scores the subtree under `root`, filling `stats` for every block-level element. */
 export function scoreTree(root: Element): StatsMap {

@@ -1,0 +1,89 @@
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createChromiumRenderer } from "../../containers/browser/chromium-pool.ts";
+import type { Renderer } from "../../functions/fetch/renderer.ts";
+import { createTestContext, type TestContext } from "../helpers/app.ts";
+import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { html, type Origin, startOrigin } from "../helpers/origin.ts";
+
+const CHROMIUM = process.env.CHROME_PATH || "/usr/bin/chromium";
+const SENTENCE = "This paragraph exists only after the script ran, so only a browser can read it. ";
+const APP = `<html><head><title>App shell</title></head><body><div id="root"></div>
+<script>document.getElementById('root').innerHTML = '<article><h1>Rendered heading</h1><p>' + ${JSON.stringify(SENTENCE)}.repeat(4) + '</p></article>';</script></body></html>`;
+
+interface FetchBody {
+  results: { url: string; text: string; title: string | null }[];
+  errors: { url: string; error: string; message?: string }[];
+}
+
+// Spec 4.6 "Rendering": script-only pages go through Chromium; conditional requests on them are
+// refused; without a browser the fast path still answers and the render path fails per URL.
+describe.each(driverCases(["pglite"]))("fetch rendering on $driver", ({ open }) => {
+  let db: TestDatabase;
+  let origin: Origin;
+  let forbidden: Origin;
+  let renderer: Renderer;
+  let withBrowser: TestContext;
+  let without: TestContext;
+
+  beforeAll(async () => {
+    db = await open();
+    forbidden = await startOrigin({ "/beacon": html("x") });
+    origin = await startOrigin({
+      "/app": html(APP),
+      "/leaky": html(
+        `<html><body><div id="app"></div><script>fetch('http://127.0.0.1:${forbidden.port}/beacon').catch(()=>{});document.getElementById('app').innerHTML='<p>'+${JSON.stringify(SENTENCE)}.repeat(4)+'</p>';</script></body></html>`,
+      ),
+      "/static": html(`<html><body><article><h1>Static</h1><p>${SENTENCE.repeat(4)}</p></article></body></html>`),
+    });
+    const config = { allowPrivateHosts: [{ host: "127.0.0.1", port: origin.port }], fetchNeverExpireHosts: [] };
+    renderer = existsSync(CHROMIUM)
+      ? createChromiumRenderer({ executablePath: CHROMIUM, maxConcurrency: 1 })
+      : (await import("../../functions/fetch/renderer.ts")).unavailableRenderer("no chromium");
+    withBrowser = createTestContext(db.db, { fetch: { config, renderer } });
+    without = createTestContext(db.db, { fetch: { config } });
+  });
+  afterAll(async () => {
+    await renderer.close();
+    await origin.close();
+    await forbidden.close();
+    await db.dispose();
+  });
+
+  async function post(ctx: TestContext, body: Record<string, unknown>): Promise<FetchBody> {
+    const { key } = await ctx.newKey();
+    const res = await ctx.call(key, "/fetch", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as FetchBody;
+  }
+
+  it.skipIf(!existsSync(CHROMIUM))("renders a script-only page in Chromium and extracts what the script wrote", async () => {
+    const body = await post(withBrowser, { urls: [`${origin.url}/app`, `${origin.url}/static`], ttl: 0 });
+    expect(body.errors).toEqual([]);
+    const app = body.results.find((r) => r.url === `${origin.url}/app`);
+    expect(app?.text).toContain("Rendered heading");
+    expect(app?.text).toContain("only a browser can read it");
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))("applies the address policy to the requests the page makes", async () => {
+    const body = await post(withBrowser, { urls: [`${origin.url}/leaky`], ttl: 0 });
+    expect(body.results[0]?.text).toContain("only a browser can read it");
+    expect(forbidden.hits.size).toBe(0);
+  });
+
+  it("refuses conditional requests on pages that need rendering (conditional_unsupported)", async () => {
+    const body = await post(withBrowser, { urls: [`${origin.url}/app`], if_none_match: '"abc"' });
+    expect(body.errors).toEqual([expect.objectContaining({ error: "conditional_unsupported" })]);
+  });
+
+  it("without a browser, static pages still work and script-only pages fail with a clear message", async () => {
+    const body = await post(without, { urls: [`${origin.url}/app`, `${origin.url}/static`], ttl: 0 });
+    expect(body.results.map((r) => r.url)).toEqual([`${origin.url}/static`]);
+    expect(body.errors[0]).toMatchObject({ url: `${origin.url}/app`, error: "empty_content" });
+    expect(body.errors[0]?.message).toMatch(/needs JavaScript/);
+  });
+});
