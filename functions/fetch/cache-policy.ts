@@ -13,8 +13,10 @@ export function originMaxAge(headers: Record<string, string>, fetchedAt: Date): 
   };
   const maxAge = directive("s-maxage") ?? directive("max-age");
   if (maxAge !== null) return Math.min(maxAge, 2 ** 31 - 1);
-  const expires = headers.expires ? Date.parse(headers.expires) : Number.NaN;
-  if (!Number.isNaN(expires)) {
+  if (headers.expires !== undefined) {
+    // RFC 9111 5.3: an invalid Expires (notably "0") means already expired.
+    const expires = /^\s*\d+\s*$/.test(headers.expires) ? Number.NaN : Date.parse(headers.expires);
+    if (Number.isNaN(expires)) return 0;
     const date = headers.date ? Date.parse(headers.date) : Number.NaN;
     const base = Number.isNaN(date) ? fetchedAt.getTime() : date;
     return Math.max(0, Math.floor((expires - base) / 1000));

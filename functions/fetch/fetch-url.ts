@@ -16,7 +16,7 @@ export const MAX_PDF_PAGES = 300;
  * Fixed explanations: the policy's and the network's own details can name internal addresses
  * (what a private name resolved to), so they go to the debug log, never to the caller.
  */
-const MESSAGES = {
+export const MESSAGES = {
   invalid_url: "Only public http(s) addresses can be fetched; this URL's host is private, reserved or not allowed.",
   invalid_redirect_url: "The page redirected to an address that is private, reserved or not allowed.",
   target_unreachable: "The site could not be reached (DNS, connection, TLS or a broken response).",

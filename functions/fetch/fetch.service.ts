@@ -1,7 +1,7 @@
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
-import { fetchUrl, type UrlOutcome } from "./fetch-url.ts";
+import { fetchUrl, MESSAGES, type UrlOutcome } from "./fetch-url.ts";
 
 /** Spec 8: backend ceiling per URL, and the whole batch. */
 export const BACKEND_TIMEOUT_MS = 110_000;
@@ -33,7 +33,7 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
     const perUrl = AbortSignal.timeout(perUrlMs);
     const signal = AbortSignal.any([perUrl, batchSignal]);
     const timedOut = new Promise<UrlOutcome>((resolve) => {
-      const done = () => resolve({ ok: false, url, finalUrl: url, error: "timeout" });
+      const done = () => resolve({ ok: false, url, finalUrl: url, error: "timeout", message: MESSAGES.timeout });
       if (signal.aborted) done();
       else signal.addEventListener("abort", done, { once: true });
     });
@@ -42,7 +42,7 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
       // Work that cannot be interrupted (extraction) still loses the race against the deadline.
       outcome = await Promise.race([fetchUrl(deps, url, req, signal, deadlineAt), timedOut]);
     } catch (err) {
-      if (signal.aborted) outcome = { ok: false, url, finalUrl: url, error: "timeout" };
+      if (signal.aborted) outcome = { ok: false, url, finalUrl: url, error: "timeout", message: MESSAGES.timeout };
       else {
         deps.logger.error("fetch of one URL failed unexpectedly", { url, error: err });
         outcome = { ok: false, url, finalUrl: url, error: "target_unreachable" };

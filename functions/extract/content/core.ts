@@ -94,7 +94,7 @@ export function expandFrom(start: Element, limit: Element, stats: StatsMap, stri
     const links = b.linkChars - a.linkChars;
     const prose = b.prose - a.prose;
     const score = b.score - a.score;
-    const bulky = strict && chars > EXPAND_BULK * a.chars && prose < EXPAND_PROSE * chars;
+    const bulky = strict && chars > EXPAND_BULK * a.chars && chars < 4 * a.chars && prose < EXPAND_PROSE * chars;
     if (chars > 0 && (score < 0 || links > EXPAND_LINK_DENSITY * chars || bulky)) break;
     el = parent;
   }
