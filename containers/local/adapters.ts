@@ -33,6 +33,7 @@ export function describeAdapters(config: Config, databaseDescription: string): [
     : "none configured (set OSPREY_MODEL_PROVIDER to run the automation agent)";
   return [
     ["database", databaseDescription],
+    ["artifacts", `files under ${config.dataDir}/blobs`],
     ["queue", "postgres table in the same database"],
     [
       "browser",

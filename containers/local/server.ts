@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { serve } from "@hono/node-server";
 import { createLocalApp, VERSION } from "../../functions/app.ts";
 import type { Config } from "../../functions/config/config.ts";
@@ -9,9 +10,12 @@ import { systemClock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
+import { fileBlobStore } from "../../functions/storage/blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
 import { openRuntime } from "./runtime.ts";
+
+const CACHE_RETENTION_MS = 7 * 86_400_000;
 
 export interface ServeOptions {
   /** Where the banner goes (stdout); logs go to stderr. */
@@ -40,6 +44,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     ? createChromiumRenderer({ executablePath: chromium.path })
     : unavailableRenderer(chromium.reason);
   const extractor = createExtractorPool();
+  const blobs = fileBlobStore(path.join(config.dataDir, "blobs"));
   const fetchApi = buildFetch({
     config,
     db: runtime.database.db,
@@ -48,9 +53,19 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     logger,
     renderer,
     extractor,
+    blobs,
   });
+  // Cached responses older than a week are dropped hourly (ttl-less callers accept any entry, so
+  // without this the cache would only grow).
+  const purge = setInterval(() => {
+    fetchApi.cache
+      .purge(new Date(Date.now() - CACHE_RETENTION_MS))
+      .catch((err) => logger.warn("cache purge failed", { error: err }));
+  }, 3_600_000);
+  purge.unref();
   const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi });
   const closeAdapters = async () => {
+    clearInterval(purge);
     await Promise.allSettled([renderer.close(), extractor.close()]);
     await runtime.close();
   };

@@ -6,33 +6,11 @@
 import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
 import { textStats } from "./content/dom.ts";
+import { pageKind } from "./content/page-kind.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 
-const DISCUSSION_URL =
-  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|\/r\/[^/]+\/comments\//i;
-const DISCUSSION_SCHEMA = /DiscussionForumPosting|QAPage/;
-
 const CORE_SHARE = 0.6;
-const ARTICLE_SCHEMA =
-  /"@type"\s*:\s*"(?:News|Blog|Scholarly|Tech)?Article"|"BlogPosting"|"ReportageNewsArticle"|"OpinionNewsArticle"/;
-
-/** News and blog posts: the content is prose, and prose-dense selection pays off. */
-function isArticle(document: Document): boolean {
-  if (document.querySelector('meta[property="og:type"][content="article"], meta[property="article:published_time"]')) return true;
-  for (const s of document.querySelectorAll('script[type="application/ld+json"]'))
-    if (ARTICLE_SCHEMA.test(s.textContent ?? "")) return true;
-  return false;
-}
-
-const PRODUCT_SCHEMA = /"@type"\s*:\s*"Product"/;
-
-function isProduct(document: Document): boolean {
-  if (document.querySelector('meta[property="og:type"][content="product"], [itemtype*="schema.org/Product"]')) return true;
-  for (const s of document.querySelectorAll('script[type="application/ld+json"]'))
-    if (PRODUCT_SCHEMA.test(s.textContent ?? "")) return true;
-  return false;
-}
 
 /** Product pages: the smallest element holding both a product name (h1) and the description. */
 function productRoot(core: Element, best: Element, stats: StatsMap): Element {
@@ -46,15 +24,6 @@ function productRoot(core: Element, best: Element, stats: StatsMap): Element {
   return root ?? best;
 }
 
-/** Forum threads and Q&A pages: their "comments" are the content. */
-function isDiscussion(document: Document, url: string): boolean {
-  if (DISCUSSION_URL.test(url)) return true;
-  if (document.querySelector('[itemtype*="DiscussionForumPosting"], [itemtype*="QAPage"]')) return true;
-  for (const s of document.querySelectorAll('script[type="application/ld+json"]'))
-    if (DISCUSSION_SCHEMA.test(s.textContent ?? "")) return true;
-  return false;
-}
-
 /**
  * Returns the element holding the page's main content (the document is modified: furniture is
  * removed), or null when the page has no text at all.
@@ -62,9 +31,7 @@ function isDiscussion(document: Document, url: string): boolean {
 export function extractMainContent(document: Document, url: string): Element | null {
   const body = document.body ?? document.documentElement;
   if (!body) return null;
-  const discussion = isDiscussion(document, url);
-  const articleLike = isArticle(document);
-  const product = isProduct(document);
+  const { discussion, article: articleLike, product } = pageKind(document, url);
   const { comments } = pruneDocument(body);
   // Comment sections go, except on discussion pages where the posts are the content.
   if (!discussion) for (const c of comments) c.remove();

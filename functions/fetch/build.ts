@@ -9,11 +9,13 @@ import { decodeHtml } from "../net/charset.ts";
 import { safeFetch } from "../net/safe-http.ts";
 import { fetchCacheRepo } from "../repos/fetch-cache.repo.ts";
 import { fetchUsageRepo } from "../repos/fetch-usage.repo.ts";
+import type { BlobStore } from "../storage/blob-store.ts";
 import { fetchService } from "./fetch.service.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
 import { fetchUsageService } from "./fetch-usage.service.ts";
 import type { Extractor } from "./ports.ts";
 import type { Renderer } from "./renderer.ts";
+import { responseCache } from "./response-cache.ts";
 
 export interface FetchBuildInput {
   config: Pick<Config, "allowPrivateHosts" | "fetchNeverExpireHosts">;
@@ -23,6 +25,8 @@ export interface FetchBuildInput {
   logger: Logger;
   renderer: Renderer;
   extractor: Extractor;
+  /** Where cached response bodies are kept. */
+  blobs: BlobStore;
   /** Tests resolve names to loopback through this; production uses the system resolver. */
   resolver?: Resolver;
   batchCeilingMs?: number;
@@ -35,7 +39,7 @@ export function buildFetch(input: FetchBuildInput) {
     clock: input.clock,
     ids: input.ids,
     logger: input.logger,
-    cache: fetchCacheRepo(input.db),
+    cache: responseCache(fetchCacheRepo(input.db), input.blobs, input.logger),
     usage: fetchUsageRepo(input.db),
     http: (url, o) => safeFetch(url, { ...o, allow, ...(input.resolver ? { resolver: input.resolver } : {}) }),
     checkUrl: (url) => checkUrl(url, allow),
@@ -59,6 +63,7 @@ export function buildFetch(input: FetchBuildInput) {
   return {
     fetch: fetchService(deps, input.batchCeilingMs === undefined ? {} : { batchCeilingMs: input.batchCeilingMs }),
     usage: fetchUsageService(deps.usage),
+    cache: deps.cache,
   };
 }
 

@@ -1,17 +1,17 @@
 import type { Clock } from "../lib/clock.ts";
 import type { IdGenerator } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
-import type { FetchCacheRepo } from "../repos/fetch-cache.repo.ts";
 import type { FetchUsageRepo } from "../repos/fetch-usage.repo.ts";
 import type { Extractor, HtmlDecoder, HttpFetch, PdfExtractor, UrlCheck } from "./ports.ts";
 import type { Renderer } from "./renderer.ts";
+import type { ResponseCache } from "./response-cache.ts";
 
 /** Everything the fetch service works with, built once at start-up and passed in. */
 export interface FetchDeps {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
-  cache: FetchCacheRepo;
+  cache: ResponseCache;
   usage: FetchUsageRepo;
   http: HttpFetch;
   checkUrl: UrlCheck;

@@ -13,6 +13,7 @@ import { unavailableRenderer } from "../fetch/renderer.ts";
 import { defaultIds } from "../lib/ids.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { createServices } from "../services/index.ts";
+import { memoryBlobStore } from "../storage/blob-store.ts";
 
 /** Generating documents runs no handler; a database access here would be a bug. */
 const noDatabase = new Proxy({} as Db, {
@@ -39,6 +40,7 @@ export async function generateDocuments(): Promise<Record<string, string>> {
     logger: silentLogger,
     renderer: unavailableRenderer("documentation only"),
     extractor: inlineExtractor,
+    blobs: memoryBlobStore(),
   });
   const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch });
   const out: Record<string, string> = {};

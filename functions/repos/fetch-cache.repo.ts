@@ -1,10 +1,10 @@
-import { eq, lt } from "drizzle-orm";
+import { count, eq, lt } from "drizzle-orm";
 import { type FetchCacheRow, fetchCache } from "../../schema/tables/index.ts";
 import type { Db } from "../db/db.ts";
 
 export type { FetchCacheRow };
 
-/** The shared raw-response cache of the fetch API (schema/tables/fetch.ts). */
+/** Rows of the shared raw-response cache (schema/tables/fetch.ts); bodies live in the blob store. */
 export function fetchCacheRepo(db: Db) {
   return {
     async get(urlKey: string): Promise<FetchCacheRow | null> {
@@ -18,9 +18,15 @@ export function fetchCacheRepo(db: Db) {
       await db.insert(fetchCache).values(row).onConflictDoUpdate({ target: fetchCache.urlKey, set: rest });
     },
 
-    async purgeFetchedBefore(before: Date): Promise<number> {
-      const rows = await db.delete(fetchCache).where(lt(fetchCache.fetchedAt, before)).returning({ k: fetchCache.urlKey });
-      return rows.length;
+    /** Deletes entries fetched before `before`; returns the body keys they used. */
+    async deleteFetchedBefore(before: Date): Promise<string[]> {
+      const rows = await db.delete(fetchCache).where(lt(fetchCache.fetchedAt, before)).returning({ bodyKey: fetchCache.bodyKey });
+      return [...new Set(rows.map((r) => r.bodyKey))];
+    },
+
+    async isBodyReferenced(bodyKey: string): Promise<boolean> {
+      const [row] = await db.select({ n: count() }).from(fetchCache).where(eq(fetchCache.bodyKey, bodyKey));
+      return (row?.n ?? 0) > 0;
     },
   };
 }

@@ -1,22 +1,6 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  check,
-  customType,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-} from "drizzle-orm/pg-core";
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts.ts";
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => "bytea",
-  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
-});
 
 /**
  * Raw origin responses, one per URL, shared by every caller: one entry serves every format and
@@ -31,14 +15,16 @@ export const fetchCache = pgTable(
     finalUrl: text("final_url").notNull(),
     status: integer("status").notNull(),
     headers: jsonb("headers").$type<Record<string, string>>().notNull(),
-    body: bytea("body").notNull(),
+    /** The body lives in the blob store (files locally, S3 in the cloud) under this content key. */
+    bodyKey: text("body_key").notNull(),
+    bodySize: integer("body_size").notNull(),
     /** True when `body` is the DOM Chromium rendered, not the origin's bytes. */
     rendered: boolean("rendered").notNull().default(false),
     fetchedAt: timestamp("fetched_at", { withTimezone: true, mode: "date" }).notNull(),
     /** The origin's cache lifetime in seconds (Cache-Control s-maxage/max-age, Expires); null if none. */
     originMaxAge: integer("origin_max_age"),
   },
-  (t) => [index("fetch_cache_fetched_at_idx").on(t.fetchedAt)],
+  (t) => [index("fetch_cache_fetched_at_idx").on(t.fetchedAt), index("fetch_cache_body_key_idx").on(t.bodyKey)],
 );
 
 export const FETCH_USAGE_STATUSES = ["completed", "failed"] as const;

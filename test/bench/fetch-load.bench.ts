@@ -1,11 +1,13 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
-import { wrapPglite } from "../../functions/db/open-database.ts";
+import { openDatabase, wrapPglite } from "../../functions/db/open-database.ts";
 import { createExtractorPool, inlineExtractor } from "../../functions/extract/pool.ts";
+import { fileBlobStore } from "../../functions/storage/blob-store.ts";
 import { createTestContext } from "../helpers/app.ts";
 import { startOrigin } from "../helpers/origin.ts";
 
@@ -31,8 +33,14 @@ export async function fetchLoadBench(): Promise<void> {
       res.end(body);
     });
   }
-  const db = wrapPglite(await PGlite.create(), "bench");
+  // BENCH_DATABASE_URL=postgres://… measures with Postgres out of process (as deployed); the
+  // default is the embedded PGlite, whose queries run on the server's own thread.
+  const db = process.env.BENCH_DATABASE_URL
+    ? await openDatabase({ driver: "pg", url: process.env.BENCH_DATABASE_URL })
+    : wrapPglite(await PGlite.create(), "bench");
   await db.migrate();
+  process.stdout.write(`database: ${db.description}\n`);
+  const blobDir = mkdtempSync(path.join(tmpdir(), "osprey-bench-blobs-"));
 
   for (const mode of ["worker pool", "inline"] as const) {
     const pool = mode === "worker pool" ? createExtractorPool() : null;
@@ -81,4 +89,5 @@ export async function fetchLoadBench(): Promise<void> {
   }
   await db.close();
   await origin.close();
+  rmSync(blobDir, { recursive: true, force: true });
 }

@@ -9,6 +9,7 @@ import type { Clock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
 import { createServices, type Services } from "../../functions/services/index.ts";
+import { memoryBlobStore } from "../../functions/storage/blob-store.ts";
 import type { Plan } from "../../schema/plans.ts";
 
 /** A clock tests can move. */
@@ -53,6 +54,7 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     config: { allowPrivateHosts: [], fetchNeverExpireHosts: [] },
     renderer: unavailableRenderer("no browser in this test"),
     extractor: inlineExtractor,
+    blobs: memoryBlobStore(),
     ...opts.fetch,
     db,
     clock,

@@ -6,7 +6,7 @@
 import { HEADING_TAGS, tagOf } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
-const KEEP_TAGS = new Set(["a", "pre", "code", "table", "thead", "tbody", "tr", "td", "th", "img", "picture"]);
+const KEEP_TAGS = new Set(["a", "pre", "code", "blockquote", "table", "thead", "tbody", "tr", "td", "th", "img", "picture"]);
 const CAPTION = /(^|[\s_-])(caption|credit|credits|photo-?credit|image-?credit|wp-caption-text)([\s_-]|$)/;
 const DATELINE = /^(by\s|updated|published|posted|\w+ \d{1,2}, \d{4}|\d{1,2} \w+ \d{4}|\d{4}-\d{2}-\d{2})/i;
 
@@ -53,6 +53,9 @@ function dropRelatedBlocks(root: Element, stats: StatsMap): void {
   const doomed: Element[] = [];
   for (const h of root.querySelectorAll("h2, h3, h4, h5, h6, p, div, span, strong")) {
     if (!HEADING_LIKE.has(tagOf(h)) || h.firstElementChild?.tagName === "P") continue;
+    // Cheap length check first: textContent of a big container would be built for nothing.
+    const hs = stats.get(h);
+    if (hs && hs.chars > 60) continue;
     const text = h.textContent?.trim() ?? "";
     if (text.length === 0 || text.length > 60 || !RELATED_HEADING.test(text)) continue;
     const parent = h.parentElement;
@@ -81,8 +84,7 @@ function dropTrailingNotes(root: Element, stats: StatsMap): void {
     while (last && (stats.get(last)?.chars ?? 0) === 0) last = last.previousElementSibling;
     if (!last) return;
     const s = stats.get(last);
-    const text = last.textContent ?? "";
-    if (s && s.chars < 250 && NOTE.test(text)) last.remove();
+    if (s && s.chars < 250 && NOTE.test(last.textContent ?? "")) last.remove();
     else if (s && s.prose > 0 && last.firstElementChild && s.ownPlain < 80) el = last;
     else return;
   }
@@ -100,7 +102,7 @@ function trimArticleHead(root: Element, stats: StatsMap): void {
         if (s.ownPlain >= 80 || !c.firstElementChild) return true;
         return visit(c) || true;
       }
-      const text = c.textContent?.trim() ?? "";
+      const text = s.chars < 120 ? (c.textContent?.trim() ?? "") : "";
       if (tagOf(c) === "h1" || (s.chars < 120 && (DATELINE.test(text) || s.linkChars > 0.5 * s.chars))) doomed.push(c);
       else if (!HEADING_TAGS.has(tagOf(c)) && s.chars < 60) doomed.push(c);
       else return true;

@@ -13,7 +13,9 @@ const HIDDEN_CLASS =
 
 /** Furniture whatever its text: matched anywhere in class or id. */
 const STRONG =
-  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|widget-area|drawer|flyout|mobile-?nav|mini-?cart|reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas/;
+  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas/;
+/** Furniture even when it holds prose (tickers and consent texts read like paragraphs). */
+const ALWAYS = /ticker|breaking-?news|marquee/;
 /** Furniture when it also reads like one (link-heavy or short): matched on whole words. */
 const WEAK_WORDS = new Set([
   "nav",
@@ -45,7 +47,7 @@ const WEAK_WORDS = new Set([
 ]);
 /** Words that mark the content itself: such an element is never pruned on its class. */
 const POSITIVE =
-  /article-?body|articlebody|post-?body|entry-?content|post-?content|main-?content|article-?content|story-?body|content-?body|page-?content|markdown-?body|(^|\s)prose(\s|$)|itemprop|post-text|article-text|body-text|rich-?text/;
+  /article-?body|articlebody|post-?body|entry-?content|post-?content|main-?content|article-?content|story-?body|content-?body|page-?content|markdown-?body|(^|\s)prose(\s|$)|itemprop|post-text|article-text|body-text|rich-?text|embed|twitter-tweet|instagram-media/;
 export const COMMENT = /(^|[\s_-])(comments?|comment-list|commentlist|disqus|respond|replies|reply-list|discussion)([\s_-]|$)/;
 
 /** Product cards: a link-heavy block holding them is a product grid, whatever its class says. */
@@ -165,7 +167,7 @@ export function pruneDocument(body: Element): PruneResult {
       if (kind) {
         const { chars, linkChars } = textStats(c);
         // Wrappers holding most of the page, or much prose, are not furniture, whatever they are called.
-        const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role");
+        const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c));
         const wrapper = (chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars);
         if (kind === "comment") {
           // Comment sections can outweigh the article: only a heading or article body inside saves them.

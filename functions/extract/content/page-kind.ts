@@ -1,0 +1,34 @@
+/**
+ * What kind of page this is, from cheap signals read once: the URL, og:type, microdata item
+ * types and JSON-LD types. The extractor adapts to it: discussions keep their replies, articles
+ * get prose-dense selection and head trimming, products are bounded by name and description.
+ */
+
+const DISCUSSION_URL =
+  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|\/r\/[^/]+\/comments\//i;
+const DISCUSSION_TYPE = /DiscussionForumPosting|QAPage/;
+const ARTICLE_TYPE =
+  /"@type"\s*:\s*"(?:News|Blog|Scholarly|Tech|Reportage|Opinion)?Article"|"BlogPosting"|"ReportageNewsArticle"|"OpinionNewsArticle"/;
+const PRODUCT_TYPE = /"@type"\s*:\s*"Product"/;
+/** JSON-LD beyond this many characters per block is not searched (some embed whole catalogues). */
+const LD_SCAN = 50_000;
+
+export interface PageKind {
+  discussion: boolean;
+  article: boolean;
+  product: boolean;
+}
+
+export function pageKind(document: Document, url: string): PageKind {
+  let ld = "";
+  for (const s of document.querySelectorAll('script[type="application/ld+json"]')) ld += (s.textContent ?? "").slice(0, LD_SCAN);
+  let itemTypes = "";
+  for (const el of document.querySelectorAll("[itemtype]")) itemTypes += ` ${el.getAttribute("itemtype") ?? ""}`;
+  const ogType = document.querySelector('meta[property="og:type"]')?.getAttribute("content")?.toLowerCase() ?? "";
+  const published = document.querySelector('meta[property="article:published_time"]') !== null;
+  return {
+    discussion: DISCUSSION_URL.test(url) || DISCUSSION_TYPE.test(ld) || DISCUSSION_TYPE.test(itemTypes),
+    article: ogType === "article" || published || ARTICLE_TYPE.test(ld),
+    product: ogType === "product" || ogType === "og:product" || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),
+  };
+}
