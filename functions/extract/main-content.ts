@@ -31,7 +31,7 @@ function productRoot(core: Element, best: Element, stats: StatsMap): Element {
 export function extractMainContent(document: Document, url: string): Element | null {
   const body = document.body ?? document.documentElement;
   if (!body) return null;
-  const { discussion, article: articleLike, product } = pageKind(document, url);
+  const { discussion, article: articleLike, product, collection } = pageKind(document, url);
   const { comments } = pruneDocument(body);
   // Comment sections go, except on discussion pages where the posts are the content.
   if (!discussion) for (const c of comments) c.remove();
@@ -42,7 +42,8 @@ export function extractMainContent(document: Document, url: string): Element | n
   const core = findCore(stats);
   let root = best;
   let article = false;
-  if (!discussion && core && best !== core.el && best.contains(core.el)) {
+  // Shop and category pages keep the best-scoring subtree: their grid is the content, not prose.
+  if (!discussion && !(collection && !product) && core && best !== core.el && best.contains(core.el)) {
     // An article element around the core bounds it: what lies outside is page furniture.
     const articleEl = core.el.closest("article, [itemprop=articleBody]");
     const coreProse = stats.get(core.el)?.prose ?? 0;

@@ -47,6 +47,7 @@ export async function fetchLoadBench(): Promise<void> {
     const ctx = createTestContext(db.db, {
       fetch: {
         extractor: pool ?? inlineExtractor,
+        blobs: fileBlobStore(blobDir),
         config: { allowPrivateHosts: [{ host: "127.0.0.1", port: origin.port }], fetchNeverExpireHosts: [] },
       },
     });

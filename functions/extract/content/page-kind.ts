@@ -9,12 +9,16 @@ const DISCUSSION_URL =
 const DISCUSSION_TYPE = /DiscussionForumPosting|QAPage/;
 const ARTICLE_TYPE =
   /"@type"\s*:\s*"(?:News|Blog|Scholarly|Tech|Reportage|Opinion)?Article"|"BlogPosting"|"ReportageNewsArticle"|"OpinionNewsArticle"/;
+const COLLECTION_URL = /\/(?:collections?|shop|category|categories|c|b|browse|cat|catalog|products|store|list)(?:\/|\?|$)/i;
+const COLLECTION_TYPE = /CollectionPage|ItemList|OfferCatalog|SearchResultsPage/;
 const PRODUCT_TYPE = /"@type"\s*:\s*"Product"/;
 /** JSON-LD beyond this many characters per block is not searched (some embed whole catalogues). */
 const LD_SCAN = 50_000;
 
 export interface PageKind {
   discussion: boolean;
+  /** Category, shop and search-result pages: the item grid is the content. */
+  collection: boolean;
   article: boolean;
   product: boolean;
 }
@@ -28,6 +32,7 @@ export function pageKind(document: Document, url: string): PageKind {
   const published = document.querySelector('meta[property="article:published_time"]') !== null;
   return {
     discussion: DISCUSSION_URL.test(url) || DISCUSSION_TYPE.test(ld) || DISCUSSION_TYPE.test(itemTypes),
+    collection: COLLECTION_URL.test(url) || COLLECTION_TYPE.test(ld) || COLLECTION_TYPE.test(itemTypes),
     article: ogType === "article" || published || ARTICLE_TYPE.test(ld),
     product: ogType === "product" || ogType === "og:product" || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),
   };

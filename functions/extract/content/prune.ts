@@ -135,7 +135,7 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" |
   const ci = classAndId(el);
   if (!ci || POSITIVE.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
-  if (STRONG.test(ci)) return "strong";
+  if (STRONG.test(ci) || ALWAYS.test(ci)) return "strong";
   return isWeakMatch(ci) ? "weak" : null;
 }
 
@@ -158,11 +158,16 @@ export function pruneDocument(body: Element): PruneResult {
   }
   total = textStats(body).chars;
   const comments: Element[] = [];
+  const doomed: Element[] = [];
+  let doomedChars = 0;
   const walk = (el: Element, inArticle: boolean) => {
     for (let c = el.firstElementChild; c; ) {
       const next = c.nextElementSibling;
       const tag = tagOf(c);
-      const kind = tag === "main" || tag === "article" ? null : furnitureKind(c, tag, inArticle);
+      const kind =
+        tag === "main" || tag === "article" || c.getAttribute("itemprop") === "articleBody"
+          ? null
+          : furnitureKind(c, tag, inArticle);
       let removed = false;
       if (kind) {
         const { chars, linkChars } = textStats(c);
@@ -179,7 +184,8 @@ export function pruneDocument(body: Element): PruneResult {
           !wrapper &&
           (kind === "strong" || chars < 200 || (linkChars > 0.4 * chars && !c.querySelector(PRODUCT_ITEM)))
         ) {
-          c.remove();
+          doomed.push(c);
+          doomedChars += chars;
           removed = true;
         }
       }
@@ -188,5 +194,8 @@ export function pruneDocument(body: Element): PruneResult {
     }
   };
   walk(body, false);
+  // Class names misled us if nearly nothing would be left: then keep everything but the junk.
+  if (total - doomedChars < Math.min(100, 0.1 * total)) return { comments: [] };
+  for (const d of doomed) d.remove();
   return { comments };
 }

@@ -25,7 +25,13 @@ describe("title", () => {
   it("trims the site name from og:title only when it is the known site name", () => {
     const head = '<meta property="og:title" content="Big story | Daily News"><meta property="og:site_name" content="Daily News">';
     expect(meta(head).title).toBe("Big story");
-    expect(meta('<meta property="og:title" content="Cats | Dogs">').title).toBe("Cats | Dogs");
+    expect(meta('<meta property="og:title" content="Cats - Dogs">').title).toBe("Cats - Dogs");
+    // A short part after a pipe is a site name even when the page does not say so.
+    expect(meta('<meta property="og:title" content="Ten ways to bake bread | Crumbs">').title).toBe("Ten ways to bake bread");
+  });
+  it("cuts the title at the page's own headline", () => {
+    const head = '<meta property="og:title" content="Quickstart — Flask Documentation (3.1.x)">';
+    expect(meta(head, "<h1>Quickstart</h1>").title).toBe("Quickstart");
   });
   it("uses the h1 when nothing else names the page", () => {
     expect(meta("", "<h1>Heading only</h1>").title).toBe("Heading only");
