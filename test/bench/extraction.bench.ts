@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { extractMainText } from "../../functions/extract/extract.ts";
+import { extractHtml, extractMainText } from "../../functions/extract/extract.ts";
 
 const DATA = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/bench/extraction");
 const readGz = (path: string) => gunzipSync(readFileSync(path)).toString("utf8");
@@ -160,7 +160,7 @@ function runAeb(verbose: boolean) {
   const ours = aebSummary(scores);
   out("\n## ScrapingHub article benchmark (181 pages; 4-token shingles)");
   out("system                     precision  recall   F1");
-  out(`osprey                     ${f3(ours.P)}      ${f3(ours.R)}    ${f3(ours.F1)}`);
+  out(`osprey                     ${f3(ours.P)}      ${f3(ours.R)}    ${f3(ours.F1)}   (F1 ${ours.F1.toFixed(4)})`);
   out(
     `Readability.js (published) ${f3(baseline.P)}      ${f3(baseline.R)}    ${f3(baseline.F1)}   (metric check: README says 0.947)`,
   );
@@ -175,12 +175,35 @@ function runAeb(verbose: boolean) {
         .join(", ")}`,
     );
   }
+  // Two more passes: the per-page minimum separates the work itself from GC pauses and other load.
+  const best = [...times];
+  for (let pass = 0; pass < 2; pass++) {
+    pages.forEach((p, i) => {
+      const t0 = performance.now();
+      extractMainText(p.html, p.url);
+      best[i] = Math.min(best[i] ?? Infinity, performance.now() - t0);
+    });
+  }
+  best.sort((a, b) => a - b);
   times.sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   out("\n## Speed on AEB (per page: parse + metadata + main content + plain text; warm)");
   out(
-    `p50 ${pct(times, 0.5).toFixed(1)} ms   p95 ${pct(times, 0.95).toFixed(1)} ms   mean ${mean.toFixed(1)} ms   max ${(times.at(-1) ?? 0).toFixed(1)} ms`,
+    `one pass:        p50 ${pct(times, 0.5).toFixed(1)} ms   p95 ${pct(times, 0.95).toFixed(1)} ms   mean ${mean.toFixed(1)} ms   max ${(times.at(-1) ?? 0).toFixed(1)} ms`,
   );
+  out(
+    `best of 3 runs:  p50 ${pct(best, 0.5).toFixed(1)} ms   p95 ${pct(best, 0.95).toFixed(1)} ms   (without GC pauses and machine noise)`,
+  );
+  // The whole call the fetch service makes, Markdown rendering included.
+  const full: number[] = [];
+  for (const p of pages) extractHtml(p.html, { url: p.url, format: "markdown", links: true, imageLinks: true });
+  for (const p of pages) {
+    const t0 = performance.now();
+    extractHtml(p.html, { url: p.url, format: "markdown", links: true, imageLinks: true });
+    full.push(performance.now() - t0);
+  }
+  full.sort((a, b) => a - b);
+  out(`extractHtml (markdown + links): p50 ${pct(full, 0.5).toFixed(1)} ms   p95 ${pct(full, 0.95).toFixed(1)} ms`);
   out("Readability.js on linkedom (README): p50 15.1 ms, p95 50.8 ms, mean 19.8 ms");
 }
 
@@ -251,7 +274,7 @@ function runWcxb(verbose: boolean) {
     );
   }
   out(
-    `${"all (macro)".padEnd(14)}  ${f3(tot.p / tot.n)}  ${f3(tot.r / tot.n)}  ${f3(tot.f1 / tot.n)}  ${((100 * tot.w) / Math.max(1, tot.nw)).toFixed(1).padStart(5)}   ${((100 * tot.wo) / Math.max(1, tot.nwo)).toFixed(1).padStart(5)}      Readability.js+linkedom on this subset: ${READABILITY_WCXB}`,
+    `${"all (macro)".padEnd(14)}  ${f3(tot.p / tot.n)}  ${f3(tot.r / tot.n)}  ${f3(tot.f1 / tot.n)}  ${((100 * tot.w) / Math.max(1, tot.nw)).toFixed(1).padStart(5)}   ${((100 * tot.wo) / Math.max(1, tot.nwo)).toFixed(1).padStart(5)}      Readability.js+linkedom on this subset: ${READABILITY_WCXB} (ours ${(tot.f1 / tot.n).toFixed(4)})`,
   );
   if (verbose) {
     for (const type of TYPES) {

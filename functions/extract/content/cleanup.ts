@@ -7,8 +7,17 @@ import { HEADING_TAGS, tagOf } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 const KEEP_TAGS = new Set(["a", "pre", "code", "blockquote", "table", "thead", "tbody", "tr", "td", "th", "img", "picture"]);
-const CAPTION = /(^|[\s_-])(caption|credit|credits|photo-?credit|image-?credit|wp-caption-text)([\s_-]|$)/;
+const CAPTION = /caption|credit/;
 const DATELINE = /^(by\s|updated|published|posted|\w+ \d{1,2}, \d{4}|\d{1,2} \w+ \d{4}|\d{4}-\d{2}-\d{2})/i;
+/** A year, a clock time or "ago": short blocks holding one are datelines. */
+const DATE_TOKEN = /\b(19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\bago\b/i;
+
+/** Leftover widget labels: an ad slot's caption, a script-only slideshow's notice. */
+const LABEL =
+  /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?)$/i;
+
+/** Consent notices that escaped the class-based pruning. */
+const COOKIE_NOTE = /\b(uses?|use of|accept( all)?) cookies\b|\bcookie (settings|policy|preferences|consent)\b/i;
 
 export interface CleanupOptions {
   /** Article pages: captions, the headline and the byline block above the text go too. */
@@ -30,8 +39,22 @@ export function cleanupRoot(root: Element, stats: StatsMap, opts: CleanupOptions
         s.linkChars > 0.6 * s.chars &&
         s.score < 0 &&
         (opts.article || c.querySelectorAll("a").length >= 3);
-      const caption = opts.article && (tag === "figcaption" || CAPTION.test((c.getAttribute("class") ?? "").toLowerCase()));
-      if (linkList || caption) c.remove();
+      const caption =
+        opts.article &&
+        (tag === "figcaption" ||
+          (CAPTION.test((c.getAttribute("class") ?? "").toLowerCase()) && !c.querySelector("img, picture")));
+      const short = s !== undefined && s.chars > 0 && s.chars < 500 ? (c.textContent ?? "") : "";
+      const label = (s?.chars ?? 0) < 40 && LABEL.test(short.trim());
+      const cookieNote = s !== undefined && s.prose < 500 && COOKIE_NOTE.test(short);
+      // In an article a figure keeps its image; its text (caption, credit) is not the story's.
+      const figureText =
+        opts.article &&
+        tagOf(el) === "figure" &&
+        s !== undefined &&
+        s.chars > 0 &&
+        s.prose === 0 &&
+        !c.querySelector("img, picture");
+      if (linkList || caption || label || cookieNote || figureText) c.remove();
       else if (c.firstElementChild) walk(c);
       c = next;
     }
@@ -45,7 +68,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, opts: CleanupOptions
 }
 
 const RELATED_HEADING =
-  /^(related|you (may|might) also|more (in|from|on|stories|news|articles)|read (more|next|also)|recommended|popular|trending|most (read|popular|viewed)|latest|see also|also on|don'?t miss|sponsored|top stories|further reading|keep reading|what to read next)/i;
+  /^(tags?:?$|categor(y|ies):?$|archives?$|filed under|related|you (may|might) also|more (in|from|on|stories|news|articles)|read (more|next|also)|recommended|popular|trending|most (read|popular|viewed)|latest|see also|also on|don'?t miss|sponsored|top stories|further reading|keep reading|what to read next|você pode gostar|veja também|leia também|te puede interesar|lee también|à lire aussi|voir aussi|lesen sie auch|mehr zum thema|das könnte sie|potrebbe interessarti|leggi anche)/i;
 const HEADING_LIKE = new Set(["h2", "h3", "h4", "h5", "h6", "strong", "b", "span", "p", "div"]);
 
 /** "Related articles" and the like: the heading and the link list that follows it. */
@@ -74,7 +97,7 @@ function dropRelatedBlocks(root: Element, stats: StatsMap): void {
 }
 
 const NOTE =
-  /newsletter|subscribe|sign up|follow (us|her|him|them)|may be reached|reach (us|him|her) at|©|copyright|all rights reserved|support .{0,30} readers|tips? (to|at)|have a tip/i;
+  /newsletter|subscribe|ⓒ|first published|like this story|if you buy something|affiliate|about the author|^source:|sign up|follow (us|her|him|them)|may be reached|reach (us|him|her) at|©|copyright|all rights reserved|support .{0,30} readers|tips? (to|at)|have a tip/i;
 
 /** Short promotional notes after the last paragraph of an article ("Subscribe to…", "Have a tip?"). */
 function dropTrailingNotes(root: Element, stats: StatsMap): void {
@@ -102,9 +125,12 @@ function trimArticleHead(root: Element, stats: StatsMap): void {
         if (s.ownPlain >= 80 || !c.firstElementChild) return true;
         return visit(c) || true;
       }
-      const text = s.chars < 120 ? (c.textContent?.trim() ?? "") : "";
-      if (tagOf(c) === "h1" || (s.chars < 120 && (DATELINE.test(text) || s.linkChars > 0.5 * s.chars))) doomed.push(c);
-      else if (!HEADING_TAGS.has(tagOf(c)) && s.chars < 60) doomed.push(c);
+      const tag = tagOf(c);
+      const text = s.chars < 160 ? (c.textContent?.trim() ?? "") : "";
+      // Before the first paragraph: headline, kicker, dateline, byline, "More:" and share labels.
+      const headline = tag === "h1" || tag === "h2" || tag === "h3";
+      const dateline = s.chars < 160 && (DATELINE.test(text) || DATE_TOKEN.test(text) || s.linkChars > 0.5 * s.chars);
+      if (headline || dateline || (!HEADING_TAGS.has(tag) && s.chars < 60)) doomed.push(c);
       else return true;
     }
     return false;

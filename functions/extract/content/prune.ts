@@ -32,6 +32,8 @@ const WEAK_WORDS = new Set([
   "author",
   "pager",
   "pagination",
+  "rail",
+  "sidenav",
   "print",
   "login",
   "search",

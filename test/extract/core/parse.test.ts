@@ -6,12 +6,16 @@ describe("parseDocument", () => {
     expect(parseDocument("<p>Hello</p>").body?.textContent).toBe("Hello");
   });
   it("recovers content that precedes a late <body> tag", () => {
-    const doc = parseDocument("<!doctype html><html><head><title>t</title></head><div>Early</div><body><p>Late</p></body></html>");
+    const doc = parseDocument(
+      "<!doctype html><html><head><title>t</title></head><div>Early</div><body><p>Late</p></body></html>",
+    );
     expect(doc.body?.textContent).toContain("Early");
     expect(doc.body?.textContent).toContain("Late");
   });
   it("recovers the body when a script precedes <head>", () => {
-    const doc = parseDocument("<!doctype html><html><script>var a;</script><head><title>t</title></head><body><p>Body text</p></body></html>");
+    const doc = parseDocument(
+      "<!doctype html><html><script>var a;</script><head><title>t</title></head><body><p>Body text</p></body></html>",
+    );
     expect(doc.body?.textContent).toContain("Body text");
     expect(doc.querySelector("title")?.textContent).toBe("t");
   });

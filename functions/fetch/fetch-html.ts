@@ -1,0 +1,92 @@
+import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
+import { isBotChallenge } from "./bot-challenge.ts";
+import type { FetchDeps } from "./fetch-deps.ts";
+import { type Source, storeSource } from "./fetch-source.ts";
+import { needsRendering } from "./needs-render.ts";
+import { fail, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
+
+/**
+ * An HTML response: bot challenges, status, rendering in Chromium when the page needs scripts
+ * (never for conditional requests: spec 7.4 conditional_unsupported), then extraction.
+ */
+export async function fromHtml(
+  deps: FetchDeps,
+  url: string,
+  key: string,
+  source: Source,
+  req: FetchRequest,
+  ctx: { signal: AbortSignal; deadlineAt: number; conditional: boolean; validators: Pick<UrlSuccess, "etag" | "lastModified"> },
+): Promise<UrlOutcome> {
+  const { finalUrl } = source;
+  const contentType = source.headers["content-type"];
+  let html = deps.decodeHtml(source.body, contentType);
+  if (isBotChallenge(source.status, source.headers, html)) return fail(url, finalUrl, "bot_blocked");
+  if (source.status < 200 || source.status > 299) return fail(url, finalUrl, "target_http_error", { status: source.status });
+  let rendered = source.rendered;
+  if (!rendered && needsRendering(html, contentType)) {
+    if (ctx.conditional) return fail(url, finalUrl, "conditional_unsupported");
+    const r = await deps.renderer.render({
+      url: finalUrl,
+      timeoutMs: Math.max(1, ctx.deadlineAt - Date.now()),
+      signal: ctx.signal,
+      isAllowed: deps.isAllowed,
+    });
+    if (!r.ok) {
+      if (r.error !== "render_unavailable") {
+        deps.logger.debug("render failed", { url, error: r.error, detail: r.detail });
+        return fail(url, finalUrl, r.error, { message: MESSAGES[r.error] });
+      }
+      // No browser here: extract what the server sent; an empty shell becomes empty_content below.
+    } else {
+      html = r.html;
+      rendered = true;
+      if (source.live)
+        await storeSource(deps, key, {
+          ...source,
+          body: Buffer.from(html, "utf8"),
+          finalUrl: r.finalUrl,
+          rendered: true,
+          headers: { ...source.headers, "content-type": "text/html; charset=utf-8" },
+        });
+    }
+  }
+  if (source.live && !rendered) await storeSource(deps, key, source);
+  const outcome = await deps.extractor.extract(html, {
+    url: finalUrl,
+    format: req.format,
+    links: req.links,
+    imageLinks: req.image_links,
+    includeSelectors: req.include_selectors,
+    excludeSelectors: req.exclude_selectors,
+  });
+  if (!outcome.ok) {
+    if (outcome.error === "selector_not_matched") {
+      return fail(url, finalUrl, "selector_not_matched", {
+        unmatchedSelectors: outcome.unmatchedSelectors,
+        candidateSelectors: outcome.candidateSelectors,
+      });
+    }
+    const message =
+      !rendered && needsRendering(html, contentType) && !deps.renderer.available
+        ? "This page needs JavaScript to show its content and no browser is available on this server."
+        : undefined;
+    return fail(url, finalUrl, "empty_content", message ? { message } : {});
+  }
+  const p = outcome.page;
+  return {
+    ok: true,
+    url,
+    finalUrl,
+    title: p.title,
+    description: p.description,
+    language: p.language,
+    author: p.author,
+    publishedDate: p.publishedDate,
+    text: p.text,
+    textLength: p.textLength,
+    ...(req.links ? { links: p.links ?? [] } : {}),
+    ...(req.image_links ? { imageLinks: p.imageLinks ?? [] } : {}),
+    ...(p.unmatchedSelectors?.length ? { unmatchedSelectors: p.unmatchedSelectors } : {}),
+    ...ctx.validators,
+  };
+}

@@ -1,0 +1,57 @@
+import type { FetchErrorCode } from "../../schema/fetch-errors.ts";
+import type { DocTree } from "./ports.ts";
+
+/** Largest response body read from an origin (decoded), documented in the OpenAPI description. */
+export const MAX_BODY_BYTES = 15 * 1024 * 1024;
+export const MAX_PDF_PAGES = 300;
+
+/**
+ * Fixed explanations: the policy's and the network's own details can name internal addresses
+ * (what a private name resolved to), so they go to the debug log, never to the caller.
+ */
+export const MESSAGES = {
+  invalid_url: "Only public http(s) addresses can be fetched; this URL's host is private, reserved or not allowed.",
+  invalid_redirect_url: "The page redirected to an address that is private, reserved or not allowed.",
+  target_unreachable: "The site could not be reached (DNS, connection, TLS or a broken response).",
+  timeout: "The page did not finish within the deadline.",
+} as const;
+
+export interface UrlSuccess {
+  ok: true;
+  url: string;
+  finalUrl: string;
+  title: string | null;
+  description: string | null;
+  language: string | null;
+  author: string | null;
+  publishedDate: string | null;
+  text: string | DocTree;
+  textLength: number;
+  links?: string[];
+  imageLinks?: string[];
+  notModified?: true;
+  etag?: string;
+  lastModified?: string;
+  unmatchedSelectors?: string[];
+}
+
+export interface UrlFailure {
+  ok: false;
+  url: string;
+  finalUrl: string;
+  error: FetchErrorCode;
+  status?: number;
+  message?: string;
+  unmatchedSelectors?: string[];
+  candidateSelectors?: string[];
+}
+
+export type UrlOutcome = UrlSuccess | UrlFailure;
+
+export const fail = (url: string, finalUrl: string, error: FetchErrorCode, extra: Partial<UrlFailure> = {}): UrlFailure => ({
+  ok: false,
+  url,
+  finalUrl,
+  error,
+  ...extra,
+});
