@@ -1,11 +1,17 @@
 import { parentPort } from "node:worker_threads";
 import { extractHtml } from "./extract.ts";
+import { extractPdf } from "./pdf.ts";
 import type { ExtractOptions } from "./types.ts";
 
-/** Runs extractHtml for the pool (pool.ts) in a worker thread, one task at a time. */
-parentPort?.on("message", (msg: { id: number; html: string; opts: ExtractOptions }) => {
+export type WorkerTask =
+  | { id: number; kind: "html"; html: string; opts: ExtractOptions }
+  | { id: number; kind: "pdf"; bytes: Uint8Array; opts: { maxPages?: number; maxBytes?: number } };
+
+/** Runs extraction for the pool (pool.ts) in a worker thread, one task at a time. */
+parentPort?.on("message", async (msg: WorkerTask) => {
   try {
-    parentPort?.postMessage({ id: msg.id, ok: true, value: extractHtml(msg.html, msg.opts) });
+    const value = msg.kind === "html" ? extractHtml(msg.html, msg.opts) : await extractPdf(msg.bytes, msg.opts);
+    parentPort?.postMessage({ id: msg.id, ok: true, value });
   } catch (err) {
     parentPort?.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) });
   }

@@ -1,15 +1,22 @@
 /**
  * Main-content extraction: prune page furniture, score what is left, choose the element that
- * holds the content, then clean inside it. Never returns nothing while the page has text: when
- * scoring finds no clear root, the pruned <main>, <article> or <body> is returned.
+ * holds the content, then clean inside it.
+ *
+ * Two candidates are computed on the pruned page: the best-scoring subtree (all text blocks,
+ * link text counted against) and the prose core (where paragraphs concentrate). Which one wins
+ * depends on the page kind: discussions and shop grids keep the best subtree (every post, every
+ * item); articles grow the core outwards while each step adds content-like text; products take
+ * the smallest element holding both the product name and the description. Never returns nothing
+ * while the page has text: when scoring finds no clear root, <main>, <article> or <body> is used.
  */
 import { cleanupRoot } from "./content/cleanup.ts";
-import { expandCore, findCore } from "./content/core.ts";
+import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { textStats } from "./content/dom.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 
+/** The prose core is trusted on any page when it holds this share of the best subtree's prose. */
 const CORE_SHARE = 0.6;
 
 /** Product pages: the smallest element holding both a product name (h1) and the description. */
@@ -21,7 +28,7 @@ function productRoot(core: Element, best: Element, stats: StatsMap): Element {
     if (el && (!root || root.contains(el))) root = el;
   }
   while (root && root !== best && !stats.has(root)) root = root.parentElement;
-  return root ?? best;
+  return root && root !== best ? expandFrom(root, best, stats, true) : best;
 }
 
 /**

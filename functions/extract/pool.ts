@@ -1,14 +1,17 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { Extractor } from "../fetch/ports.ts";
+import type { Extractor, PdfOutcome } from "../fetch/ports.ts";
 import { extractHtml } from "./extract.ts";
-import type { ExtractOptions, ExtractOutcome } from "./types.ts";
+import type { WorkerTask } from "./extract.worker.ts";
+import { extractPdf } from "./pdf.ts";
+import type { ExtractOutcome } from "./types.ts";
+
+type TaskBody = WorkerTask extends infer T ? (T extends WorkerTask ? Omit<T, "id"> : never) : never;
 
 interface Task {
   id: number;
-  html: string;
-  opts: ExtractOptions;
-  resolve(v: ExtractOutcome): void;
+  body: TaskBody;
+  resolve(v: unknown): void;
   reject(e: Error): void;
 }
 
@@ -19,10 +22,10 @@ interface Slot {
 }
 
 /** Extraction in the calling thread: for tests and for one-off tools. */
-export const inlineExtractor: Extractor = { extract: async (html, opts) => extractHtml(html, opts) };
+export const inlineExtractor: Extractor = { extract: async (html, opts) => extractHtml(html, opts), pdf: extractPdf };
 
 /**
- * Extraction off the event loop: a few worker threads, each taking one page at a time from a FIFO
+ * Extraction (HTML and PDF) off the event loop: a few worker threads, each taking one page at a time from a FIFO
  * queue, so a batch of large pages never holds up other requests. A task that runs past
  * `taskTimeoutMs` (pathological HTML) costs its worker, which is replaced.
  */
@@ -39,11 +42,11 @@ export function createExtractorPool(
   const spawn = (): Slot => {
     const slot: Slot = { worker: new Worker(new URL("./extract.worker.ts", import.meta.url)), task: null, timer: null };
     slot.worker.unref();
-    slot.worker.on("message", (msg: { id: number; ok: boolean; value?: ExtractOutcome; error?: string }) => {
+    slot.worker.on("message", (msg: { id: number; ok: boolean; value?: unknown; error?: string }) => {
       const task = slot.task;
       if (!task || task.id !== msg.id) return;
       finish(slot);
-      if (msg.ok && msg.value) task.resolve(msg.value);
+      if (msg.ok && msg.value !== undefined) task.resolve(msg.value);
       else task.reject(new Error(msg.error ?? "extraction failed"));
     });
     slot.worker.on("error", (err) => replace(slot, err));
@@ -77,20 +80,25 @@ export function createExtractorPool(
       const task = queue.shift() as Task;
       slot.task = task;
       slot.timer = setTimeout(() => replace(slot, new Error("extraction took too long")), taskTimeoutMs);
-      slot.worker.postMessage({ id: task.id, html: task.html, opts: task.opts });
+      const message = { id: task.id, ...task.body } as WorkerTask;
+      // PDF bytes are moved to the worker, not copied (they were copied out of the response first).
+      slot.worker.postMessage(message, message.kind === "pdf" ? [message.bytes.buffer as ArrayBuffer] : []);
     }
   };
 
   for (let i = 0; i < size; i++) slots.push(spawn());
 
+  const run = <T>(body: TaskBody): Promise<T> => {
+    if (closed) return Promise.reject(new Error("the extractor pool is closed"));
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ id: nextId++, body, resolve: resolve as (v: unknown) => void, reject });
+      pump();
+    });
+  };
+
   return {
-    extract(html, opts) {
-      if (closed) return Promise.reject(new Error("the extractor pool is closed"));
-      return new Promise<ExtractOutcome>((resolve, reject) => {
-        queue.push({ id: nextId++, html, opts, resolve, reject });
-        pump();
-      });
-    },
+    extract: (html, opts) => run<ExtractOutcome>({ kind: "html", html, opts }),
+    pdf: (bytes, opts) => run<PdfOutcome>({ kind: "pdf", bytes: new Uint8Array(bytes), opts }),
     async close() {
       closed = true;
       for (const task of queue.splice(0)) task.reject(new Error("the extractor pool is closed"));

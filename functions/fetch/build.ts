@@ -1,6 +1,5 @@
 import type { Config } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
-import { extractPdf } from "../extract/pdf.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { IdGenerator } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -56,7 +55,6 @@ export function buildFetch(input: FetchBuildInput) {
     },
     renderer: input.renderer,
     extractor: input.extractor,
-    pdf: extractPdf,
     decodeHtml,
     neverExpireHosts: input.config.fetchNeverExpireHosts,
   };

@@ -2,7 +2,7 @@ import type { Clock } from "../lib/clock.ts";
 import type { IdGenerator } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { FetchUsageRepo } from "../repos/fetch-usage.repo.ts";
-import type { Extractor, HtmlDecoder, HttpFetch, PdfExtractor, UrlCheck } from "./ports.ts";
+import type { Extractor, HtmlDecoder, HttpFetch, UrlCheck } from "./ports.ts";
 import type { Renderer } from "./renderer.ts";
 import type { ResponseCache } from "./response-cache.ts";
 
@@ -19,7 +19,6 @@ export interface FetchDeps {
   isAllowed: (url: string) => Promise<boolean>;
   renderer: Renderer;
   extractor: Extractor;
-  pdf: PdfExtractor;
   decodeHtml: HtmlDecoder;
   /** Operator-pinned hosts whose cached entries never expire (spec 4.6 ttl). */
   neverExpireHosts: string[];

@@ -33,7 +33,7 @@ export async function fromDocument(
   if (kind === "pdf") {
     if (source.truncated)
       return fail(url, finalUrl, "empty_content", { message: `The PDF is larger than ${MAX_BODY_BYTES} bytes.` });
-    const pdf = await deps.pdf(new Uint8Array(source.body), { maxPages: MAX_PDF_PAGES, maxBytes: MAX_BODY_BYTES });
+    const pdf = await deps.extractor.pdf(new Uint8Array(source.body), { maxPages: MAX_PDF_PAGES, maxBytes: MAX_BODY_BYTES });
     if (!pdf.ok) return fail(url, finalUrl, "empty_content", { message: pdf.detail });
     text = pdf.text;
     meta = { title: pdf.title, author: pdf.author, publishedDate: pdf.publishedDate };

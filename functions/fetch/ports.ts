@@ -19,6 +19,7 @@ export type UrlCheck = (url: string) => { ok: true; url: URL } | { ok: false; re
 /** Runs extraction, off the event loop where the deployment allows (functions/extract/pool.ts). */
 export interface Extractor {
   extract(html: string, opts: ExtractOptions): Promise<ExtractOutcome>;
+  pdf(bytes: Uint8Array, opts: { maxPages?: number; maxBytes?: number }): Promise<PdfOutcome>;
 }
 
 export type PdfOutcome =
@@ -32,8 +33,6 @@ export type PdfOutcome =
       truncated: boolean;
     }
   | { ok: false; error: "empty_content"; detail: string };
-
-export type PdfExtractor = (bytes: Uint8Array, opts: { maxPages?: number; maxBytes?: number }) => Promise<PdfOutcome>;
 
 export type HtmlDecoder = (body: Buffer, contentType: string | undefined) => string;
 

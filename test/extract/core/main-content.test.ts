@@ -69,12 +69,37 @@ describe("main content by page type", () => {
 
   it("never returns nothing while the page has text", () => {
     expect(text("<html><body><div>Just one short line.</div></body></html>")).toBe("Just one short line.");
-    expect(text("<html><body><nav><a href='/'>Only a menu</a></nav></body></html>")).not.toBe(undefined);
+    // Furniture-only pages keep their furniture rather than come back empty.
+    expect(text("<html><body><nav><a href='/'>Only a menu</a></nav></body></html>")).toContain("Only a menu");
   });
 
   it("returns no root for a page without text", () => {
     expect(
       extractMainText("<html><body><img src='a.png'><script>var x = 1;</script></body></html>", "https://e.com/").root,
     ).toBeNull();
+  });
+
+  it("article cleanup: drops headline, dateline, captions, ad labels, related lists and trailing promos", () => {
+    const html = `<html><head><meta property="og:type" content="article"></head><body><main><article>
+      <h1>Big story of the day</h1><div class="dateline">Updated 10:41 AM, November 19, 2019</div>
+      ${para("story", 3)}
+      <figure><img src="a.jpg"><div class="newsCaption">A photo of the river at dawn</div></figure>
+      <div>Advertisement</div>
+      ${para("follow-up", 3)}
+      <div class="box"><h3>Read more</h3><ul><li><a href="/1">Another story entirely</a></li><li><a href="/2">A second story here</a></li></ul></div>
+      <p>Subscribe to our newsletter for the best stories every morning.</p>
+    </article></main></body></html>`;
+    const t = text(html, "https://news.example.com/2019/11/19/story");
+    expect(t).toContain("how the story works");
+    expect(t).toContain("how the follow-up works");
+    for (const junk of [
+      "Big story of the day",
+      "Updated 10:41",
+      "photo of the river",
+      "Advertisement",
+      "Another story",
+      "newsletter",
+    ])
+      expect(t).not.toContain(junk);
   });
 });

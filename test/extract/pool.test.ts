@@ -1,0 +1,40 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createExtractorPool, inlineExtractor } from "../../functions/extract/pool.ts";
+import { writePdf } from "../pdf/pdf-writer.ts";
+
+const page = (n: number) =>
+  `<html lang="en"><head><title>Page ${n}</title></head><body><nav><a href="/">Home</a></nav><article><h1>Heading ${n}</h1>${"<p>Ospreys dive feet first into the water to catch fish, and carry them head first to reduce drag. </p>".repeat(20)}</article></body></html>`;
+const opts = { url: "https://example.com/a", format: "markdown" as const, links: true, imageLinks: false };
+
+// The worker-thread pool the server extracts with: same results as inline, HTML and PDF.
+describe("extractor pool", () => {
+  const pool = createExtractorPool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it("gives the same outcome as inline extraction, for many pages at once", async () => {
+    const pages = Array.from({ length: 12 }, (_, i) => page(i));
+    const [pooled, inline] = await Promise.all([
+      Promise.all(pages.map((p) => pool.extract(p, opts))),
+      Promise.all(pages.map((p) => inlineExtractor.extract(p, opts))),
+    ]);
+    expect(pooled).toEqual(inline);
+    expect(pooled[3]).toMatchObject({ ok: true, page: { title: "Page 3" } });
+  });
+
+  it("extracts PDFs in the worker and leaves the caller's bytes intact", async () => {
+    const bytes = writePdf({ pages: [["Fish eagles of the world."]], info: { title: "Raptors", author: "A. Birder" } });
+    const copy = new Uint8Array(bytes);
+    const out = await pool.pdf(bytes, {});
+    expect(out).toMatchObject({ ok: true, title: "Raptors", author: "A. Birder" });
+    expect(out.ok && out.text).toContain("Fish eagles of the world.");
+    expect(bytes).toEqual(copy);
+  });
+
+  it("replaces a worker whose task runs past the limit, and rejects that task", async () => {
+    const strict = createExtractorPool({ size: 1, taskTimeoutMs: 5 });
+    const huge = page(0).replace("</article>", `${"<p>More text in a very long article body. </p>".repeat(40_000)}</article>`);
+    await expect(strict.extract(huge, opts)).rejects.toThrow(/took too long/);
+    await strict.close();
+    await expect(strict.extract(page(1), opts)).rejects.toThrow(/closed/);
+  });
+});
