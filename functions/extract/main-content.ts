@@ -10,7 +10,7 @@
  * while the page has text: when scoring finds no clear root, <main>, <article> or <body> is used.
  */
 import { cleanupRoot } from "./content/cleanup.ts";
-import { expandCore, expandFrom, findCore } from "./content/core.ts";
+import { expandCore, findCore } from "./content/core.ts";
 import { textStats } from "./content/dom.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { pruneDocument } from "./content/prune.ts";
@@ -28,7 +28,7 @@ function productRoot(core: Element, best: Element, stats: StatsMap): Element {
     if (el && (!root || root.contains(el))) root = el;
   }
   while (root && root !== best && !stats.has(root)) root = root.parentElement;
-  return root && root !== best ? expandFrom(root, best, stats, true) : best;
+  return root ?? best;
 }
 
 /**

@@ -3,7 +3,7 @@ import { isBotChallenge } from "./bot-challenge.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
 import { type Source, storeSource } from "./fetch-source.ts";
 import { needsRendering } from "./needs-render.ts";
-import { fail, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
+import { fail, MAX_BODY_BYTES, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
 
 /**
  * An HTML response: bot challenges, status, rendering in Chromium when the page needs scripts
@@ -38,7 +38,8 @@ export async function fromHtml(
       }
       // No browser here: extract what the server sent; an empty shell becomes empty_content below.
     } else {
-      html = r.html;
+      // The rendered DOM is held to the same limit as an origin's body.
+      html = r.html.length > MAX_BODY_BYTES ? r.html.slice(0, MAX_BODY_BYTES) : r.html;
       rendered = true;
       if (source.live)
         await storeSource(deps, key, {

@@ -90,7 +90,7 @@ export function tagOf(el: Element): string {
 
 /** The class and id of an element, lower-cased, as one string for pattern tests. */
 export function classAndId(el: Element): string {
-  const c = el.getAttribute("class");
+  const c = el.hasAttribute("class") ? el.getAttribute("class") : null;
   const i = el.getAttribute("id");
   if (!c && !i) return "";
   return `${c ?? ""} ${i ?? ""}`.toLowerCase();
@@ -113,6 +113,14 @@ export function textStats(el: Element): { chars: number; linkChars: number } {
   return { chars, linkChars };
 }
 
+/**
+ * Kana, CJK ideographs and Hangul carry about a word each: counting them three times keeps the
+ * length thresholds (a "paragraph" is 80 characters) meaningful for Chinese, Japanese and Korean.
+ */
+export const WIDE_FROM = 0x3040;
+export const WIDE_TO = 0xd7af;
+export const WIDE_WEIGHT = 3;
+
 /** Characters of a text node once whitespace is collapsed (cheap: no string is built). */
 export function visibleLength(s: string): number {
   let n = 0;
@@ -123,7 +131,7 @@ export function visibleLength(s: string): number {
       if (!space) n++;
       space = true;
     } else {
-      n++;
+      n += code >= WIDE_FROM && code <= WIDE_TO ? WIDE_WEIGHT : 1;
       space = false;
     }
   }

@@ -5,7 +5,7 @@
  * A marked element is kept when it holds most of the page's text: sites reuse such words on
  * wrappers ("has-sidebar", "page-header-wrap").
  */
-import { classAndId, JUNK_TAGS, tagOf, textStats } from "./dom.ts";
+import { classAndId, ELEMENT_NODE, JUNK_TAGS, TEXT_NODE, tagOf, textStats, visibleLength } from "./dom.ts";
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 const HIDDEN_CLASS =
@@ -78,6 +78,8 @@ function isHidden(el: Element): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
   const style = el.getAttribute("style");
   if (style && HIDDEN_STYLE.test(style)) return true;
+  // linkedom builds the class string on each read: only read it when there is one.
+  if (!el.hasAttribute("class")) return false;
   const cls = el.getAttribute("class");
   return cls !== null && HIDDEN_CLASS.test(cls.toLowerCase());
 }
@@ -117,7 +119,11 @@ function unwrap(el: Element): void {
   el.remove();
 }
 
+/** Cheap pre-test: most class strings hold none of the weak words at all. */
+const WEAK_ANY = new RegExp(`(^|[\\s_-])(${[...WEAK_WORDS].join("|")})([\\s_-]|$)`);
+
 function isWeakMatch(ci: string): boolean {
+  if (!WEAK_ANY.test(ci)) return false;
   for (const word of ci.split(/[\s_]+/)) {
     if (WEAK_WORDS.has(word)) return true;
     // "nav-links", "main-nav"; not "filtering-and-pagination" (a product column on one site).
@@ -141,6 +147,31 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" |
   return isWeakMatch(ci) ? "weak" : null;
 }
 
+/** Text and link-text length of every element under `root`, in one walk. */
+function measureAll(root: Element): Map<Element, { chars: number; linkChars: number }> {
+  const out = new Map<Element, { chars: number; linkChars: number }>();
+  const visit = (el: Element, inLink: boolean): { chars: number; linkChars: number } => {
+    let chars = 0;
+    let linkChars = 0;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === TEXT_NODE) {
+        const n = visibleLength((c as Text).data);
+        chars += n;
+        if (inLink) linkChars += n;
+      } else if (c.nodeType === ELEMENT_NODE) {
+        const s = visit(c as Element, inLink || tagOf(c as Element) === "a");
+        chars += s.chars;
+        linkChars += s.linkChars;
+      }
+    }
+    const s = { chars, linkChars };
+    out.set(el, s);
+    return s;
+  };
+  visit(root, false);
+  return out;
+}
+
 export function pruneDocument(body: Element): PruneResult {
   // Collapsed panels that a control can reveal (tabs, accordions, "read more") are content.
   const revealable = new Set<string>();
@@ -158,7 +189,9 @@ export function pruneDocument(body: Element): PruneResult {
     if (panel || (styled && !h.hasAttribute("itemscope") && textStats(h).chars >= 0.3 * total)) unhide(h);
     else h.remove();
   }
-  total = textStats(body).chars;
+  // The walk below only marks elements, so the text of every subtree can be measured once, up front.
+  const measured = measureAll(body);
+  total = measured.get(body)?.chars ?? 0;
   const comments: Element[] = [];
   const doomed: Element[] = [];
   let doomedChars = 0;
@@ -172,7 +205,7 @@ export function pruneDocument(body: Element): PruneResult {
           : furnitureKind(c, tag, inArticle);
       let removed = false;
       if (kind) {
-        const { chars, linkChars } = textStats(c);
+        const { chars, linkChars } = measured.get(c) ?? textStats(c);
         // Wrappers holding most of the page, or much prose, are not furniture, whatever they are called.
         const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c));
         const wrapper = (chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars);
@@ -184,7 +217,7 @@ export function pruneDocument(body: Element): PruneResult {
           }
         } else if (
           !wrapper &&
-          (kind === "strong" || chars < 200 || (linkChars > 0.4 * chars && !c.querySelector(PRODUCT_ITEM)))
+          (kind === "strong" || chars < 200 || (linkChars > 0.4 * chars && !(chars >= 1000 && c.querySelector(PRODUCT_ITEM))))
         ) {
           doomed.push(c);
           doomedChars += chars;

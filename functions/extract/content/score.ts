@@ -6,7 +6,7 @@
  * prose counts for, link lists against. An element's score is the sum over its subtree; the root
  * is the element with the highest score (the maximum-sum subtree), the deepest one on ties.
  */
-import { BLOCK_TAGS, ELEMENT_NODE, HEADING_TAGS, TEXT_NODE, tagOf } from "./dom.ts";
+import { BLOCK_TAGS, ELEMENT_NODE, HEADING_TAGS, TEXT_NODE, tagOf, WIDE_FROM, WIDE_TO, WIDE_WEIGHT } from "./dom.ts";
 
 export interface NodeStats {
   score: number;
@@ -90,10 +90,19 @@ export function scoreTree(root: Element): StatsMap {
               if (!space) n++;
               space = true;
             } else {
-              n++;
+              n += code >= WIDE_FROM && code <= WIDE_TO ? WIDE_WEIGHT : 1;
               space = false;
               // . , ; ! ? and their full-width forms
-              if (code === 46 || code === 44 || code === 59 || code === 33 || code === 63 || code === 0x3002 || code === 0xff0c)
+              if (
+                code === 46 ||
+                code === 44 ||
+                code === 59 ||
+                code === 33 ||
+                code === 63 ||
+                code === 0x3002 ||
+                code === 0xff0c ||
+                code === 0x3001
+              )
                 punct++;
             }
           }
