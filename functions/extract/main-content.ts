@@ -6,30 +6,21 @@
  * link text counted against) and the prose core (where paragraphs concentrate). Which one wins
  * depends on the page kind: discussions and shop grids keep the best subtree (every post, every
  * item); articles grow the core outwards while each step adds content-like text; products take
- * the smallest element holding both the product name and the description. Never returns nothing
+ * the smallest element holding both the product name and the description, grown over the
+ * description sections below it (content/product.ts). Never returns nothing
  * while the page has text: when scoring finds no clear root, <main>, <article> or <body> is used.
  */
 import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
 import { textStats } from "./content/dom.ts";
 import { pageKind } from "./content/page-kind.ts";
+import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
+import { placeStreamedContent } from "./content/streaming.ts";
 
 /** The prose core is trusted on any page when it holds this share of the best subtree's prose. */
 const CORE_SHARE = 0.6;
-
-/** Product pages: the smallest element holding both a product name (h1) and the description. */
-function productRoot(core: Element, best: Element, stats: StatsMap): Element {
-  let root: Element | null = null;
-  for (const h1 of best.querySelectorAll("h1")) {
-    let el: Element | null = core;
-    while (el && el !== best && !el.contains(h1)) el = el.parentElement;
-    if (el && (!root || root.contains(el))) root = el;
-  }
-  while (root && root !== best && !stats.has(root)) root = root.parentElement;
-  return root ?? best;
-}
 
 /**
  * Returns the element holding the page's main content (the document is modified: furniture is
@@ -39,10 +30,12 @@ export function extractMainContent(document: Document, url: string): Element | n
   const body = document.body ?? document.documentElement;
   if (!body) return null;
   const { discussion, article: articleLike, product, collection } = pageKind(document, url);
+  placeStreamedContent(body);
   const { comments } = pruneDocument(body);
   // Comment sections go, except on discussion pages where the posts are the content.
   if (!discussion) for (const c of comments) c.remove();
   const stats = scoreTree(body);
+  const shopGrid = collection && !product && !discussion;
   const bodyStats = stats.get(body);
   if (!bodyStats || bodyStats.chars === 0) return null;
   const best = pickRoot(stats, body);
@@ -50,7 +43,7 @@ export function extractMainContent(document: Document, url: string): Element | n
   let root = best;
   let article = false;
   // Shop and category pages keep the best-scoring subtree: their grid is the content, not prose.
-  if (!discussion && !(collection && !product) && core && best !== core.el && best.contains(core.el)) {
+  if (!discussion && !shopGrid && core && best !== core.el && best.contains(core.el)) {
     // An article element around the core bounds it: what lies outside is page furniture.
     const articleEl = core.el.closest("article, [itemprop=articleBody]");
     const coreProse = stats.get(core.el)?.prose ?? 0;
@@ -59,7 +52,7 @@ export function extractMainContent(document: Document, url: string): Element | n
       root = expandCore(core, articleEl, stats, true);
       article = true;
     } else if (product) {
-      root = productRoot(core.el, best, stats);
+      root = productRoot(core.el, best, stats, !articleLike);
     } else if (coreProse > 0 && (articleLike || coreProse >= CORE_SHARE * bestProse)) {
       root = expandCore(core, best, stats, articleLike);
       article = articleLike;
@@ -67,7 +60,12 @@ export function extractMainContent(document: Document, url: string): Element | n
   }
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
-  cleanupRoot(chosen, stats, { article: article || (articleLike && !discussion && !product) });
+  if (product && !articleLike) dropBuyBox(chosen, stats);
+  cleanupRoot(chosen, stats, {
+    article: article || (articleLike && !discussion && !product),
+    grids: !articleLike || shopGrid,
+    shop: shopGrid,
+  });
   return textStats(chosen).chars > 0 ? chosen : body;
 }
 

@@ -14,7 +14,9 @@ const DATE_TOKEN = /\b(19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\bago\b/i;
 
 /** Leftover widget labels: an ad slot's caption, a script-only slideshow's notice. */
 const LABEL =
-  /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?)$/i;
+  /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?|loading(\.{3}|…)?|(load|show|view|see) more|more options|quick (shop|view|add)|add to (cart|bag|basket)|(choose|select) options|\+\s?\d+|\(\d+\))$/i;
+
+const QUICK_BUY = /(^|[\s_-])quick-?(shop|add|view|buy)/;
 
 /** Consent notices that escaped the class-based pruning. */
 const COOKIE_NOTE = /\b(uses?|use of|accept( all)?) cookies\b|\bcookie (settings|policy|preferences|consent)\b/i;
@@ -22,10 +24,18 @@ const COOKIE_NOTE = /\b(uses?|use of|accept( all)?) cookies\b|\bcookie (settings
 export interface CleanupOptions {
   /** Article pages: captions, the headline and the byline block above the text go too. */
   article: boolean;
+  /** Item grids are kept whole (cards with several links are not link lists): not on article pages. */
+  grids: boolean;
+  /** Shop grids: cards are grouped by their first class only. */
+  shop: boolean;
 }
 
-export function cleanupRoot(root: Element, stats: StatsMap, opts: CleanupOptions): void {
-  const walk = (el: Element) => {
+export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOptions): void {
+  // A shop grid chosen as the root is no article, whatever the page calls itself.
+  const opts = options.article && options.shop && gridItems(root, stats, true) ? { ...options, article: false } : options;
+  // Inside a grid item (a card) link blocks are the card's name and details: kept.
+  const walk = (el: Element, inItem: boolean) => {
+    const items = inItem || !(opts.shop || (opts.grids && !opts.article)) ? null : gridItems(el, stats, opts.shop);
     for (let c = el.firstElementChild; c; ) {
       const next = c.nextElementSibling;
       const s = stats.get(c);
@@ -38,6 +48,8 @@ export function cleanupRoot(root: Element, stats: StatsMap, opts: CleanupOptions
         s.chars > 0 &&
         s.linkChars > 0.6 * s.chars &&
         s.score < 0 &&
+        !inItem &&
+        !items?.has(c) &&
         (opts.article || c.querySelectorAll("a").length >= 3);
       const caption =
         opts.article &&
@@ -54,17 +66,51 @@ export function cleanupRoot(root: Element, stats: StatsMap, opts: CleanupOptions
         s.chars > 0 &&
         s.prose === 0 &&
         !c.querySelector("img, picture");
-      if (linkList || caption || label || cookieNote || figureText) c.remove();
-      else if (c.firstElementChild) walk(c);
+      // A card's quick-buy widget (option pickers, "add to cart") is not the card's description.
+      const quickBuy = inItem && opts.shop && QUICK_BUY.test((c.getAttribute("class") ?? "").toLowerCase());
+      if (linkList || caption || label || cookieNote || figureText || quickBuy) c.remove();
+      else if (c.firstElementChild) walk(c, inItem || items?.has(c) === true);
       c = next;
     }
   };
-  walk(root);
+  walk(root, false);
   if (opts.article) {
     dropRelatedBlocks(root, stats);
     trimArticleHead(root, stats);
     dropTrailingNotes(root, stats);
   }
+}
+
+/** Minimum run of same-shaped siblings that makes an item grid, and the least text per item. */
+const GRID_MIN = 4;
+const GRID_ITEM_CHARS = 20;
+
+/**
+ * The children of `el` that are items of a grid (product cards, result entries): at least
+ * GRID_MIN siblings of one tag and class with some text each. A card holds several links (image,
+ * title, quick view) and is still content, not a link list.
+ */
+function gridItems(el: Element, stats: StatsMap, loose: boolean): Set<Element> | null {
+  if (el.childElementCount < GRID_MIN) return null;
+  const groups = new Map<string, Element[]>();
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    // On shop pages cards of one grid share their first class; later ones vary (ids, states).
+    const cls = c.getAttribute("class") ?? "";
+    const key = `${c.tagName} ${loose ? cls.trim().split(/\s+/, 1)[0] : cls}`;
+    const g = groups.get(key);
+    if (g) g.push(c);
+    else groups.set(key, [c]);
+  }
+  let out: Set<Element> | null = null;
+  for (const g of groups.values()) {
+    if (g.length < GRID_MIN) continue;
+    let chars = 0;
+    for (const c of g) chars += stats.get(c)?.chars ?? 0;
+    if (chars / g.length < GRID_ITEM_CHARS) continue;
+    out ??= new Set();
+    for (const c of g) out.add(c);
+  }
+  return out;
 }
 
 const RELATED_HEADING =

@@ -34,6 +34,6 @@ export function pageKind(document: Document, url: string): PageKind {
     discussion: DISCUSSION_URL.test(url) || DISCUSSION_TYPE.test(ld) || DISCUSSION_TYPE.test(itemTypes),
     collection: COLLECTION_URL.test(url) || COLLECTION_TYPE.test(ld) || COLLECTION_TYPE.test(itemTypes),
     article: ogType === "article" || published || ARTICLE_TYPE.test(ld),
-    product: ogType === "product" || ogType === "og:product" || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),
+    product: /^(og:)?product\b/.test(ogType) || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),
   };
 }

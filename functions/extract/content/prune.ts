@@ -5,17 +5,20 @@
  * A marked element is kept when it holds most of the page's text: sites reuse such words on
  * wrappers ("has-sidebar", "page-header-wrap").
  */
-import { classAndId, ELEMENT_NODE, JUNK_TAGS, TEXT_NODE, tagOf, textStats, visibleLength } from "./dom.ts";
+import { classAndId, ELEMENT_NODE, HEADING_TAGS, JUNK_TAGS, TEXT_NODE, tagOf, textStats, visibleLength } from "./dom.ts";
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+const SHOWN_FROM = /(^|\s)(sm|md|lg|xl|2xl):(block|flex|grid|inline|inline-block|inline-flex|table|contents)(\s|$)/;
+const MOBILE_ONLY = /(^|\s)(md|lg):hidden(\s|$)/;
 const HIDDEN_CLASS =
   /(^|\s)(sr-only|screen-reader-text|visually-hidden|visuallyhidden|skip-link|hidden|hide|is-hidden|invisible|u-hidden)(\s|$)/;
 
 /** Furniture whatever its text: matched anywhere in class or id. */
 const STRONG =
-  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas/;
+  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share(?![a-z])|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|side-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|(?<!(with|has|no)-)reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas|facet|filters?-?(panel|bar|drawer|form|sidebar)/;
 /** Furniture even when it holds prose (tickers and consent texts read like paragraphs). */
-const ALWAYS = /ticker|breaking-?news|marquee/;
+const ALWAYS =
+  /ticker|breaking-?news|marquee|jdgm-|judgeme|yotpo|okendo|stamped-|trustpilot|review-?list|reviews-?(widget|list|container|section|wrapper)/;
 /** Furniture when it also reads like one (link-heavy or short): matched on whole words. */
 const WEAK_WORDS = new Set([
   "nav",
@@ -81,7 +84,10 @@ function isHidden(el: Element): boolean {
   // linkedom builds the class string on each read: only read it when there is one.
   if (!el.hasAttribute("class")) return false;
   const cls = el.getAttribute("class");
-  return cls !== null && HIDDEN_CLASS.test(cls.toLowerCase());
+  // Read as on a desktop: "hidden md:block" is shown there, "md:hidden" is the mobile layout's copy.
+  if (cls === null) return false;
+  if (HIDDEN_CLASS.test(cls.toLowerCase())) return !SHOWN_FROM.test(cls);
+  return MOBILE_ONLY.test(cls) && !SHOWN_FROM.test(cls);
 }
 
 /** Removes never-content tags; collects hidden elements (decided later, once the page size is known). */
@@ -119,12 +125,15 @@ function unwrap(el: Element): void {
   el.remove();
 }
 
+const ELEMENT_HEADER = /[a-z0-9]__header$/;
 /** Cheap pre-test: most class strings hold none of the weak words at all. */
 const WEAK_ANY = new RegExp(`(^|[\\s_-])(${[...WEAK_WORDS].join("|")})([\\s_-]|$)`);
 
 function isWeakMatch(ci: string): boolean {
   if (!WEAK_ANY.test(ci)) return false;
-  for (const word of ci.split(/[\s_]+/)) {
+  // "card__header" is the head of a card (a BEM element), not the page header.
+  const classes = ci.split(/\s+/).filter((c) => !ELEMENT_HEADER.test(c));
+  for (const word of classes.join(" ").split(/[\s_]+/)) {
     if (WEAK_WORDS.has(word)) return true;
     // "nav-links", "main-nav"; not "filtering-and-pagination" (a product column on one site).
     const parts = word.split("-");
@@ -144,7 +153,8 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" |
   if (!ci || POSITIVE.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
   if (STRONG.test(ci) || ALWAYS.test(ci)) return "strong";
-  return isWeakMatch(ci) ? "weak" : null;
+  // A heading called "content-header" is a heading, not the page header.
+  return !HEADING_TAGS.has(tag) && isWeakMatch(ci) ? "weak" : null;
 }
 
 /** Text and link-text length of every element under `root`, in one walk. */
@@ -183,9 +193,13 @@ export function pruneDocument(body: Element): PruneResult {
   // Hidden elements go, except a hidden wrapper of most of the page (a script would reveal it).
   // Hidden microdata blocks (a copy of the article for crawlers) always go.
   for (const h of hidden) {
-    const panel = h.getAttribute("role") === "tabpanel" || revealable.has(h.getAttribute("id") ?? "");
-    // Only an inline-styled wrapper may be a page a script unhides; hidden classes and attributes are meant.
-    const styled = HIDDEN_STYLE.test(h.getAttribute("style") ?? "");
+    const panel =
+      h.getAttribute("role") === "tabpanel" ||
+      revealable.has(h.getAttribute("id") ?? "") ||
+      // Accordions often hide the wrapper of the controlled panel rather than the panel itself.
+      revealable.has(h.firstElementChild?.getAttribute("id") ?? "");
+    // Only an inline-styled (or mobile-only) wrapper may be the page itself; hidden classes are meant.
+    const styled = HIDDEN_STYLE.test(h.getAttribute("style") ?? "") || MOBILE_ONLY.test(h.getAttribute("class") ?? "");
     if (panel || (styled && !h.hasAttribute("itemscope") && textStats(h).chars >= 0.3 * total)) unhide(h);
     else h.remove();
   }

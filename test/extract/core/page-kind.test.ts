@@ -18,6 +18,8 @@ describe("pageKind", () => {
     expect(kind('<script type="application/ld+json">{"@graph":[{"@type":"NewsArticle"}]}</script>').article).toBe(true);
     expect(kind('<script type="application/ld+json">{"@type":"Product","name":"x"}</script>').product).toBe(true);
     expect(kind("", "https://shop.example.com/collections/socks").collection).toBe(true);
+    expect(kind('<meta property="og:type" content="product.group">').product).toBe(true);
+    expect(kind('<meta property="og:type" content="productivity">').product).toBe(false);
     expect(kind("").article || kind("").product || kind("").collection || kind("").discussion).toBe(false);
   });
 });
