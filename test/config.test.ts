@@ -57,10 +57,10 @@ describe("parseConfig", () => {
         "OSPREY_LOG_LEVEL",
         "OSPREY_SHUTDOWN_TIMEOUT_MS",
         "CHROME_PATH",
-        "OSPREY_MODEL_PROVIDER",
-        "OSPREY_MODEL_BASE_URL",
-        "OSPREY_MODEL",
-        "OSPREY_MODEL_API_KEY",
+        "OSPREY_LLM_PROVIDER",
+        "OSPREY_LLM_BASE_URL",
+        "OSPREY_LLM_MODEL",
+        "OSPREY_LLM_API_KEY",
       ].map((name, i) => [name, i % 2 ? "" : "  "]),
     );
     expect(parseConfig(blank, CWD)).toEqual(parseConfig({}, CWD));
@@ -84,10 +84,10 @@ describe("parseConfig", () => {
     [{ OSPREY_SHUTDOWN_TIMEOUT_MS: "0" }, { shutdownTimeoutMs: 0 }],
     [{ CHROME_PATH: "/usr/bin/chromium" }, { chromePath: "/usr/bin/chromium" }],
     [
-      { OSPREY_MODEL_PROVIDER: "openai", OSPREY_MODEL_BASE_URL: "http://127.0.0.1:11434/v1", OSPREY_MODEL: "m" },
+      { OSPREY_LLM_PROVIDER: "openai", OSPREY_LLM_BASE_URL: "http://127.0.0.1:11434/v1", OSPREY_LLM_MODEL: "m" },
       { model: { provider: "openai", baseUrl: "http://127.0.0.1:11434/v1", model: "m", apiKey: null } },
     ],
-    [{ OSPREY_MODEL_PROVIDER: "anthropic" }, { model: { provider: "anthropic", baseUrl: null, model: null, apiKey: null } }],
+    [{ OSPREY_LLM_PROVIDER: "anthropic" }, { model: { provider: "anthropic", baseUrl: null, model: null, apiKey: null } }],
   ])("accepts %o", (env, expected) => {
     expect(parseConfig(env, CWD)).toMatchObject(expected);
   });
@@ -130,9 +130,9 @@ describe("parseConfig", () => {
     [{ OSPREY_SHUTDOWN_TIMEOUT_MS: "-5" }, "OSPREY_SHUTDOWN_TIMEOUT_MS"],
     [{ OSPREY_SHUTDOWN_TIMEOUT_MS: "soon" }, "OSPREY_SHUTDOWN_TIMEOUT_MS"],
     [{ OSPREY_SHUTDOWN_TIMEOUT_MS: "600001" }, "OSPREY_SHUTDOWN_TIMEOUT_MS"],
-    [{ OSPREY_MODEL_PROVIDER: "foo" }, "OSPREY_MODEL_PROVIDER"],
-    [{ OSPREY_MODEL_BASE_URL: "http://127.0.0.1:11434" }, "OSPREY_MODEL_PROVIDER"],
-    [{ OSPREY_MODEL_PROVIDER: "openai", OSPREY_MODEL_BASE_URL: "ftp://x" }, "OSPREY_MODEL_BASE_URL"],
+    [{ OSPREY_LLM_PROVIDER: "foo" }, "OSPREY_LLM_PROVIDER"],
+    [{ OSPREY_LLM_BASE_URL: "http://127.0.0.1:11434" }, "OSPREY_LLM_PROVIDER"],
+    [{ OSPREY_LLM_PROVIDER: "openai", OSPREY_LLM_BASE_URL: "ftp://x" }, "OSPREY_LLM_BASE_URL"],
     [{ OSPREY_ALLOW_PRIVATE_HOSTS: "ok.lan, bad host" }, "OSPREY_ALLOW_PRIVATE_HOSTS"],
   ])("rejects %o with a one-line message naming %s", (env, variable) => {
     const err = configError(env);
@@ -151,8 +151,8 @@ describe("parseConfig", () => {
       expect(message).toContain("DATABASE_URL");
       expect(message).not.toContain("hunter2secret");
     }
-    const model = configError({ OSPREY_MODEL_PROVIDER: "openai", OSPREY_MODEL_API_KEY: "  ", OSPREY_MODEL_BASE_URL: "nope" });
-    expect(model.message).toContain("OSPREY_MODEL_BASE_URL");
+    const model = configError({ OSPREY_LLM_PROVIDER: "openai", OSPREY_LLM_API_KEY: "  ", OSPREY_LLM_BASE_URL: "nope" });
+    expect(model.message).toContain("OSPREY_LLM_BASE_URL");
   });
 });
 

@@ -30,7 +30,7 @@ export function describeAdapters(config: Config, databaseDescription: string): [
   const chromium = detectChromium(config);
   const model = config.model
     ? `${config.model.provider}${config.model.model ? ` ${config.model.model}` : ""}${config.model.baseUrl ? ` at ${config.model.baseUrl}` : ""}`
-    : "none configured (set OSPREY_MODEL_PROVIDER to run the automation agent)";
+    : "none configured (set OSPREY_LLM_PROVIDER to run the automation agent)";
   return [
     ["database", databaseDescription],
     ["artifacts", `files under ${config.dataDir}/blobs`],

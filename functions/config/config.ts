@@ -116,19 +116,19 @@ const EnvSchema = z.object({
       .default(10_000),
   ),
   CHROME_PATH: optionalString,
-  OSPREY_MODEL_PROVIDER: z.preprocess(
+  OSPREY_LLM_PROVIDER: z.preprocess(
     emptyAsUndefined,
     z.enum(["openai", "anthropic"], { error: "must be openai or anthropic" }).optional(),
   ),
-  OSPREY_MODEL_BASE_URL: z.preprocess(
+  OSPREY_LLM_BASE_URL: z.preprocess(
     emptyAsUndefined,
     z
       .string()
       .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), "must be an http(s) URL")
       .optional(),
   ),
-  OSPREY_MODEL: optionalString,
-  OSPREY_MODEL_API_KEY: optionalString,
+  OSPREY_LLM_MODEL: optionalString,
+  OSPREY_LLM_API_KEY: optionalString,
 });
 
 export type DatabaseConfig =
@@ -178,8 +178,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
         ? { driver, url: e.DATABASE_URL }
         : { driver, url: e.DATABASE_URL, wsProxy: e.OSPREY_NEON_WS_PROXY ?? null };
   }
-  if (e.OSPREY_MODEL_BASE_URL && !e.OSPREY_MODEL_PROVIDER) {
-    throw new ConfigError("invalid configuration: OSPREY_MODEL_PROVIDER is required when OSPREY_MODEL_BASE_URL is set");
+  if (e.OSPREY_LLM_BASE_URL && !e.OSPREY_LLM_PROVIDER) {
+    throw new ConfigError("invalid configuration: OSPREY_LLM_PROVIDER is required when OSPREY_LLM_BASE_URL is set");
   }
   return {
     port: e.PORT,
@@ -191,12 +191,12 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     logLevel: e.OSPREY_LOG_LEVEL,
     shutdownTimeoutMs: e.OSPREY_SHUTDOWN_TIMEOUT_MS,
     chromePath: e.CHROME_PATH ?? null,
-    model: e.OSPREY_MODEL_PROVIDER
+    model: e.OSPREY_LLM_PROVIDER
       ? {
-          provider: e.OSPREY_MODEL_PROVIDER,
-          baseUrl: e.OSPREY_MODEL_BASE_URL ?? null,
-          model: e.OSPREY_MODEL ?? null,
-          apiKey: e.OSPREY_MODEL_API_KEY ?? null,
+          provider: e.OSPREY_LLM_PROVIDER,
+          baseUrl: e.OSPREY_LLM_BASE_URL ?? null,
+          model: e.OSPREY_LLM_MODEL ?? null,
+          apiKey: e.OSPREY_LLM_API_KEY ?? null,
         }
       : null,
   };
