@@ -1,4 +1,5 @@
 import type { DocTree } from "../extract/output/tree-schema.ts";
+import type { PdfExtraction } from "../extract/pdf.ts";
 import type { ExtractOptions, ExtractOutcome } from "../extract/types.ts";
 
 /** What the fetch service needs from the outside world, passed in (ARCHITECTURE.md: adapters). */
@@ -22,17 +23,7 @@ export interface Extractor {
   pdf(bytes: Uint8Array, opts: { maxPages?: number; maxBytes?: number }): Promise<PdfOutcome>;
 }
 
-export type PdfOutcome =
-  | {
-      ok: true;
-      title: string | null;
-      author: string | null;
-      publishedDate: string | null;
-      text: string;
-      pages: number;
-      truncated: boolean;
-    }
-  | { ok: false; error: "empty_content"; detail: string };
+export type PdfOutcome = PdfExtraction;
 
 export type HtmlDecoder = (body: Buffer, contentType: string | undefined) => string;
 
