@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import type { ElementHandle, Frame, Page } from "puppeteer-core";
+import { markFrame, walkFrame } from "./dom-walk.ts";
+import type { FrameCapture, PageElement, PageState, RawElement } from "./types.ts";
+
+/**
+ * Reads a page into a `PageState`: every frame (same- and cross-origin, through puppeteer's frame
+ * tree) is walked in place by `walkFrame`, each child frame's text is spliced in where its iframe
+ * sits, elements get page-wide indexes in reading order, and those indexes are written back to the
+ * elements as `data-osprey-idx` so that `resolveElement` finds them again.
+ */
+
+export interface CaptureOptions {
+  /** Page text kept, in characters (element markers are always kept). Default 20,000. */
+  maxTextChars?: number;
+  /** Add a PNG of the viewport (for vision models). Default false. */
+  screenshot?: boolean;
+}
+
+const DEFAULT_MAX_TEXT = 20_000;
+/** How long one frame may take to answer; a frame that hangs (or is mid-navigation) is left out. */
+const FRAME_TIMEOUT_MS = 5_000;
+
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T | null> =>
+  Promise.race([p.catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), ms).unref())]);
+
+/** Child frames of `parent`, by the key `walkFrame` wrote on their iframe element. */
+async function childFramesByKey(parent: Frame): Promise<Map<number, Frame>> {
+  const found = new Map<number, Frame>();
+  const handles = await parent.$$("pierce/[data-osprey-frame]").catch(() => [] as ElementHandle<Element>[]);
+  try {
+    for (const h of handles) {
+      const [key, frame] = await Promise.all([
+        h.evaluate((el) => Number(el.getAttribute("data-osprey-frame"))),
+        (h as ElementHandle<HTMLIFrameElement>).contentFrame().catch(() => null),
+      ]);
+      if (frame) found.set(key, frame);
+    }
+  } finally {
+    await Promise.all(handles.map((h) => h.dispose().catch(() => {})));
+  }
+  return found;
+}
+
+/** Visible text: lines trimmed, runs of spaces and empty lines removed. */
+const tidy = (text: string): string =>
+  text
+    .split("\n")
+    .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
+    .filter((line) => line.length > 0)
+    .join("\n");
+
+/** Keeps the first `max` characters of page text, and every `[n]` marker after that. */
+function truncate(text: string, max: number): { text: string; dropped: number } {
+  let used = 0;
+  let dropped = 0;
+  const parts = text.split(/(\[\d+\])/);
+  const kept = parts.map((part, i) => {
+    if (i % 2 === 1) return part;
+    if (used + part.length <= max) {
+      used += part.length;
+      return part;
+    }
+    const room = Math.max(0, max - used);
+    used = max;
+    dropped += part.length - room;
+    return room > 0 ? `${part.slice(0, room)} ` : " ";
+  });
+  return { text: kept.join(""), dropped };
+}
+
+export async function capturePageState(page: Page, opts: CaptureOptions = {}): Promise<PageState> {
+  const maxText = opts.maxTextChars ?? DEFAULT_MAX_TEXT;
+  const frames = page.frames().filter((f) => !f.detached);
+  const captures = new Map<Frame, FrameCapture>();
+  await Promise.all(
+    frames.map(async (f) => {
+      const cap = await withTimeout(f.evaluate(walkFrame, maxText), FRAME_TIMEOUT_MS);
+      if (cap) captures.set(f, cap);
+    }),
+  );
+  const main = captures.get(page.mainFrame());
+  if (!main) throw new Error("the page's main frame could not be read");
+  const children = new Map<Frame, Map<number, Frame>>();
+  await Promise.all(
+    [...captures].map(async ([f, cap]) => {
+      if (cap.frames.length) children.set(f, await childFramesByKey(f));
+    }),
+  );
+
+  const elements: PageElement[] = [];
+  const marks = new Map<Frame, number[]>();
+  const { width, height } = main.scroll;
+  const toElement = (raw: RawElement, index: number, path: string, dx: number, dy: number): PageElement => {
+    const box = { ...raw.box, x: raw.box.x + dx, y: raw.box.y + dy };
+    const inViewport = box.x < width && box.y < height && box.x + box.w > 0 && box.y + box.h > 0;
+    const { box: _, ...rest } = raw;
+    return { index, ...rest, ...(path ? { frame: path } : {}), inViewport, box };
+  };
+  const assemble = (frame: Frame, cap: FrameCapture, path: string, dx: number, dy: number, seen: Set<Frame>): string => {
+    seen.add(frame);
+    const own: number[] = [];
+    marks.set(frame, own);
+    return cap.text.replace(/\uE000(\d+)\uE002|\uE001(\d+)\uE002/g, (_m, local?: string, key?: string) => {
+      if (local !== undefined) {
+        const raw = cap.elements[Number(local)];
+        if (!raw) return "";
+        const index = elements.length + 1;
+        own[Number(local)] = index;
+        elements.push(toElement(raw, index, path, dx, dy));
+        return `[${index}]`;
+      }
+      const slot = cap.frames.find((f) => f.key === Number(key));
+      const child = children.get(frame)?.get(Number(key));
+      const childCap = child ? captures.get(child) : undefined;
+      if (!slot || !child || !childCap || seen.has(child)) return "\n";
+      const childPath = path ? `${path}/${key}` : String(key);
+      return `\n${assemble(child, childCap, childPath, dx + slot.box.x, dy + slot.box.y, seen)}\n`;
+    });
+  };
+  const raw = tidy(assemble(page.mainFrame(), main, "", 0, 0, new Set()));
+  const { text, dropped } = truncate(raw, maxText);
+  const capture = randomUUID();
+  await Promise.all(
+    [...marks].map(([f, indexes]) =>
+      withTimeout(
+        f.evaluate(
+          markFrame,
+          Array.from(indexes, (i) => i ?? -1),
+          capture,
+        ),
+        FRAME_TIMEOUT_MS,
+      ),
+    ),
+  );
+  const state: PageState = {
+    capture,
+    url: main.url,
+    title: main.title,
+    scroll: main.scroll,
+    elements,
+    text: dropped ? tidy(text) : text,
+  };
+  if (main.modal) state.modal = true;
+  if (dropped) state.truncatedChars = dropped;
+  if (opts.screenshot) state.screenshot = await page.screenshot({ type: "png", encoding: "base64" });
+  return state;
+}
+
+/**
+ * The element `[index]` of `state`, or null when it is gone (the page navigated or re-rendered it,
+ * or a later capture renumbered the page). The caller disposes the handle.
+ */
+export async function resolveElement(page: Page, state: PageState, index: number): Promise<ElementHandle<Element> | null> {
+  const wanted = state.elements.find((e) => e.index === index);
+  if (!wanted) return null;
+  for (const frame of page.frames()) {
+    if (frame.detached) continue;
+    const handle = await frame.$(`pierce/[data-osprey-idx="${index}"]`).catch(() => null);
+    if (!handle) continue;
+    const found = await handle
+      .evaluate((el) => ({ tag: el.localName, capture: el.ownerDocument.documentElement.getAttribute("data-osprey-capture") }))
+      .catch(() => null);
+    if (found?.tag === wanted.tag && found.capture === state.capture) return handle;
+    await handle.dispose();
+  }
+  return null;
+}
