@@ -80,13 +80,21 @@ export function expandCore(core: Core, limit: Element, stats: StatsMap, strict: 
   return expandFrom(mergeSiblings(core, stats), limit, stats, strict);
 }
 
+/**
+ * The nearest ancestor of `el` (up to `limit`) that has stats: inline wrappers (a card's <a>,
+ * <span>) carry none of their own, so they are looked past.
+ */
+export function statsParent(el: Element, limit: Element, stats: StatsMap): Element | null {
+  let parent = el.parentElement;
+  while (parent && parent !== limit && !stats.has(parent)) parent = parent.parentElement;
+  return parent;
+}
+
 /** `strict` (articles): also stop at a step that adds a bulky block of non-prose. */
 export function expandFrom(start: Element, limit: Element, stats: StatsMap, strict: boolean): Element {
   let el = start;
   while (el !== limit) {
-    // Inline wrappers (a card's <a>, <span>) carry no stats of their own: look past them.
-    let parent = el.parentElement;
-    while (parent && parent !== limit && !stats.has(parent)) parent = parent.parentElement;
+    const parent = statsParent(el, limit, stats);
     const a = stats.get(el);
     const b = parent ? stats.get(parent) : undefined;
     if (!parent || !a || !b) break;

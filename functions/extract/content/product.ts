@@ -4,6 +4,8 @@
  * holding the name and the prose core, grown (on shop pages, not article-like ones) while each
  * step adds mostly prose. Purchase forms inside it go: options, quantity, "add to cart".
  */
+
+import { statsParent } from "./core.ts";
 import type { StatsMap } from "./score.ts";
 
 /** A step up must add text that is at least this much prose, and few links. */
@@ -26,8 +28,7 @@ export function productRoot(core: Element, best: Element, stats: StatsMap, grow:
 function growProse(start: Element, limit: Element, stats: StatsMap): Element {
   let el = start;
   while (el !== limit) {
-    let parent = el.parentElement;
-    while (parent && parent !== limit && !stats.has(parent)) parent = parent.parentElement;
+    const parent = statsParent(el, limit, stats);
     const a = stats.get(el);
     const b = parent ? stats.get(parent) : undefined;
     if (!parent || !a || !b) break;
