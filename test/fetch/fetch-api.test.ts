@@ -97,11 +97,7 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
   });
 
   async function fetchApi(body: Record<string, unknown>, apiKey = key): Promise<{ res: Response; body: FetchBody }> {
-    const res = await ctx.call(apiKey, "/fetch", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    const res = await ctx.postJson(apiKey, "/fetch", body);
     expect(res.status).toBe(200);
     return { res, body: (await res.json()) as FetchBody };
   }
@@ -176,10 +172,9 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
       fetch: { config: { allowPrivateHosts: [{ host: "127.0.0.1", port: null }], fetchNeverExpireHosts: [] } },
     });
     const { key: k2 } = await c2.newKey();
-    const res = await c2.call(k2, "/fetch", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ urls: [`${closed.url}/x`, u("/hang"), u("/nocache")], per_url_timeout_ms: 1500 }),
+    const res = await c2.postJson(k2, "/fetch", {
+      urls: [`${closed.url}/x`, u("/hang"), u("/nocache")],
+      per_url_timeout_ms: 1500,
     });
     const body = (await res.json()) as FetchBody;
     expect(body.errors).toEqual(

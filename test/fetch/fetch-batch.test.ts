@@ -82,11 +82,7 @@ describe.each(driverCases(["pglite"]))("fetch batches on $driver", ({ open }) =>
   });
 
   const post = async (body: Record<string, unknown>): Promise<FetchBody> => {
-    const res = await ctx.call(key, "/fetch", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    const res = await ctx.postJson(key, "/fetch", body);
     expect(res.status).toBe(200);
     return (await res.json()) as FetchBody;
   };

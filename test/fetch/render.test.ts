@@ -52,11 +52,7 @@ describe.each(driverCases(["pglite"]))("fetch rendering on $driver", ({ open }) 
 
   async function post(ctx: TestContext, body: Record<string, unknown>): Promise<FetchBody> {
     const { key } = await ctx.newKey();
-    const res = await ctx.call(key, "/fetch", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    const res = await ctx.postJson(key, "/fetch", body);
     expect(res.status).toBe(200);
     return (await res.json()) as FetchBody;
   }

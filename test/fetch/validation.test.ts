@@ -22,8 +22,7 @@ describe.each(driverCases(["pglite"]))("fetch request validation on $driver", ({
   });
   afterAll(() => db.dispose());
 
-  const post = (body: unknown) =>
-    ctx.call(key, "/fetch", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (body: unknown) => ctx.postJson(key, "/fetch", body);
 
   const cases: [string, unknown, string][] = [
     ["urls missing", {}, "urls"],
@@ -95,11 +94,7 @@ describe.each(driverCases(["pglite"]))("fetch request validation on $driver", ({
   it("a batch larger than the key's URL-per-minute limit is refused whole with 429", async () => {
     const { key: small, accountId } = await ctx.newKey({ plan: "free" });
     await ctx.services.accounts.setLimits(accountId, { fetchUpm: 3 });
-    const res = await ctx.call(small, "/fetch", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ urls: [`${U}1`, `${U}2`, `${U}3`, `${U}4`] }),
-    });
+    const res = await ctx.postJson(small, "/fetch", { urls: [`${U}1`, `${U}2`, `${U}3`, `${U}4`] });
     expect(res.status).toBe(429);
     expect(res.headers.get("x-ratelimit-limit")).toBe("3");
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);

@@ -37,6 +37,8 @@ export interface TestContext {
   newKey(opts?: { plan?: Plan; entitlements?: string[] }): Promise<{ key: string; accountId: string; keyId: string }>;
   /** app.request with the X-API-Key header set. */
   call(key: string, path: string, init?: RequestInit): Promise<Response>;
+  /** A POST of `body` as JSON, with the key. */
+  postJson(key: string, path: string, body: unknown): Promise<Response>;
 }
 
 export interface TestContextOptions {
@@ -70,6 +72,13 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
       const account = await services.accounts.create({ plan, entitlements });
       const { key, row } = await services.apiKeys.create({ accountId: account.id });
       return { key, accountId: account.id, keyId: row.id };
+    },
+    postJson(key, path, body) {
+      return this.call(key, path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     },
     async call(key, path, init = {}) {
       const headers = new Headers(init.headers);

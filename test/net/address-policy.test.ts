@@ -5,14 +5,9 @@ import type { AllowedHost } from "../../functions/config/config.ts";
 import { parseAllowedHost } from "../../functions/config/config.ts";
 import { checkUrl, isPublicAddress } from "../../functions/net/address-policy.ts";
 import { safeFetch } from "../../functions/net/safe-http.ts";
-import {
-  ACCEPTED_URLS,
-  ORACLE_BLOCKED_V4,
-  ORACLE_BLOCKED_V6_IN_GLOBAL,
-  REJECTED_URLS,
-  SENSITIVE_V4,
-  v4Spellings,
-} from "./address-cases.ts";
+import { ACCEPTED_URLS } from "./address-accepted.ts";
+import { REJECTED_URLS, SENSITIVE_V4, v4Spellings } from "./address-cases.ts";
+import { ORACLE_BLOCKED_V4, ORACLE_BLOCKED_V6_IN_GLOBAL } from "./address-oracle.ts";
 import { type Origin, startOrigin, stubResolver } from "./helpers.ts";
 
 const connects = vi.spyOn(net.Socket.prototype, "connect");

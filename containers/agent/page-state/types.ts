@@ -7,9 +7,8 @@ export interface Box {
   h: number;
 }
 
-export interface PageElement {
-  /** The `[index]` the model names; also the element's `data-osprey-idx` attribute until the next capture. */
-  index: number;
+/** What `walkFrame` reads from one frame (before indexes are page-wide). */
+export interface RawElement {
   /** ARIA role (explicit, else implicit); `clickable` for a plain element with a click handler or a pointer cursor. */
   role: string;
   /** Accessible name (approximation of accname: labelledby, aria-label, labels, alt, title, text). */
@@ -28,12 +27,18 @@ export interface PageElement {
   options?: string[];
   /** A secret field holds a value (its value itself is never read out). */
   filled?: boolean;
+  inShadow?: boolean;
+  /** CSS pixels relative to the viewport: of its own frame as walked, of the top page in a PageElement. */
+  box: Box;
+}
+
+/** An element as the model sees it: what the walk read, numbered page-wide and placed among frames. */
+export interface PageElement extends RawElement {
+  /** The `[index]` the model names; also the element's `data-osprey-idx` attribute until the next capture. */
+  index: number;
   /** Path of frames from the top: child positions in document order, e.g. "1" or "0/2"; absent in the main frame. */
   frame?: string;
-  inShadow?: boolean;
   inViewport: boolean;
-  /** In top-page CSS pixels, relative to the viewport. */
-  box: Box;
 }
 
 export interface PageScroll {
@@ -63,25 +68,6 @@ export interface PageState {
   screenshot?: string;
 }
 
-/** What `walkFrame` reads from one frame (before indexes are page-wide). */
-export interface RawElement {
-  role: string;
-  name: string;
-  tag: string;
-  value?: string;
-  type?: string;
-  checked?: boolean;
-  selected?: boolean;
-  expanded?: boolean;
-  disabled?: boolean;
-  href?: string;
-  placeholder?: string;
-  options?: string[];
-  filled?: boolean;
-  inShadow?: boolean;
-  box: Box;
-}
-
 export interface FrameCapture {
   url: string;
   title: string;
@@ -89,6 +75,6 @@ export interface FrameCapture {
   elements: RawElement[];
   /** Child frames by key (`data-osprey-frame` on the iframe): the content box in this frame's viewport. */
   frames: { key: number; box: Box }[];
-  scroll: { x: number; y: number; width: number; height: number; pageWidth: number; pageHeight: number };
+  scroll: PageScroll;
   modal: boolean;
 }
