@@ -20,6 +20,8 @@ export const accounts = pgTable(
     maxPendingRuns: integer("max_pending_runs"),
     /** A suspended account's keys authenticate to 401 UNAUTHORIZED (spec 5.5). */
     suspendedAt: timestamp("suspended_at", { withTimezone: true, mode: "date" }),
+    /** Standard Webhooks signing secret (`whsec_` + base64); made on first use, rotated by the CLI. */
+    webhookSecret: text("webhook_secret"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },

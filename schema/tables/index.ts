@@ -2,3 +2,5 @@ export * from "./accounts.ts";
 export * from "./api-keys.ts";
 export * from "./fetch.ts";
 export * from "./rate-limits.ts";
+export * from "./runs.ts";
+export * from "./webhooks.ts";

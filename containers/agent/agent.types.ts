@@ -1,0 +1,87 @@
+import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { Logger } from "../../functions/lib/logger.ts";
+import type { RunError } from "../../schema/runs.ts";
+import type { RunSession } from "../browser/run-session.ts";
+import type { ModelProvider, Usage } from "./model/types.ts";
+import type { PageElement } from "./page-state/types.ts";
+
+/** Defaults of the run budgets (spec 8 leaves them open; documented in OpenAPI). */
+export const DEFAULT_MAX_STEPS = 30;
+export const DEFAULT_MAX_DURATION_SECONDS = 300;
+
+export interface CaptureFlags {
+  screenshots: boolean;
+  html: boolean;
+  elements: boolean;
+  snapshots: boolean;
+  recording: boolean;
+}
+
+/** What a run asks of the agent (from the validated 4.1 body). */
+export interface AgentTask {
+  runId: string;
+  url: string;
+  goal: string;
+  mode: "standard" | "strict";
+  maxSteps: number;
+  maxDurationMs: number;
+  outputSchema?: Record<string, unknown>;
+  capture: CaptureFlags;
+  /** Send a screenshot of the viewport with each page state (vision models). */
+  vision: boolean;
+}
+
+/** One completed step, handed to the run's hooks to persist, emit as PROGRESS and bill. */
+export interface AgentStep {
+  /** 1-based. */
+  step: number;
+  /** The model's stated purpose of this step (the PROGRESS event's `purpose`). */
+  purpose: string;
+  action: { name: string; args: Record<string, unknown> };
+  ok: boolean;
+  /** What happened, as fed back to the model (an error text when !ok). */
+  message: string;
+  /** Page after the action. */
+  url: string;
+  title: string;
+  /** Per capture_config. */
+  screenshot?: Buffer;
+  html?: string;
+  elements?: PageElement[];
+  modelMs: number;
+  actionMs: number;
+  captureMs: number;
+  usage: Usage;
+}
+
+export interface AgentHooks {
+  /** Called once, before the first action that may change the page or the site's state. */
+  beforeFirstAction(): Promise<void>;
+  /** Called after every step. Throwing a RunAbort ends the run with its error (e.g. INSUFFICIENT_CREDITS). */
+  onStep(step: AgentStep): Promise<void>;
+  /** Aborted on cancel (reason "cancelled") or shutdown/lease loss (reason "shutdown"). */
+  signal: AbortSignal;
+}
+
+export interface AgentDeps {
+  model: ModelProvider;
+  session: RunSession;
+  extractor: Extractor;
+  logger: Logger;
+  now?: () => number;
+}
+
+export type AgentOutcome =
+  | { status: "COMPLETED"; result: Record<string, unknown> | unknown[] | string | number | boolean | null }
+  | { status: "FAILED"; error: RunError }
+  | { status: "CANCELLED" };
+
+/** Thrown from a hook to end the run with `error`. */
+export class RunAbort extends Error {
+  override name = "RunAbort";
+  readonly error: RunError;
+  constructor(error: RunError) {
+    super(error.message);
+    this.error = error;
+  }
+}
