@@ -5,7 +5,7 @@ import { composeApp, type Surface } from "./http/compose.ts";
 import type { IdGenerator } from "./lib/ids.ts";
 import type { Logger } from "./lib/logger.ts";
 import type { Services } from "./services/index.ts";
-import { agentSurface } from "./surfaces/agent/agent.app.ts";
+import { agentSurface, type RunsApi } from "./surfaces/agent/agent.app.ts";
 import { browserSurface } from "./surfaces/browser/browser.app.ts";
 import { fetchSurface } from "./surfaces/fetch/fetch.app.ts";
 import { searchSurface } from "./surfaces/search/search.app.ts";
@@ -18,10 +18,17 @@ export interface AppDeps {
   logger: Logger;
   /** The fetch API; null serves its paths as "not available". */
   fetch: FetchApi | null;
+  /** The run service and its artifact store. */
+  runs: RunsApi;
 }
 
 export function allSurfaces(deps: AppDeps): Surface[] {
-  return [agentSurface(deps.services), fetchSurface(deps.fetch, deps.services.rateLimits), searchSurface(), browserSurface()];
+  return [
+    agentSurface(deps.services, deps.runs),
+    fetchSurface(deps.fetch, deps.services.rateLimits),
+    searchSurface(),
+    browserSurface(),
+  ];
 }
 
 /** Single-machine mode: every surface in one app, each under its prefix (ARCHITECTURE.md). */

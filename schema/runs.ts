@@ -79,3 +79,9 @@ export const RunMessageSchema = z
   .strict();
 export type RunMessage = z.infer<typeof RunMessageSchema>;
 export const runMessage = (runId: string): RunMessage => ({ v: 1, type: "run.execute", run_id: runId });
+
+/** Defaults of the run budgets (spec 8 leaves them open; documented in OpenAPI and the README). */
+export const DEFAULT_MAX_STEPS = 30;
+export const DEFAULT_MAX_DURATION_SECONDS = 300;
+/** Credits a run takes per agent step (debited as each step completes). */
+export const CREDITS_PER_STEP = 1;

@@ -5,9 +5,7 @@ import type { RunSession } from "../browser/run-session.ts";
 import type { ModelProvider, Usage } from "./model/types.ts";
 import type { PageElement } from "./page-state/types.ts";
 
-/** Defaults of the run budgets (spec 8 leaves them open; documented in OpenAPI). */
-export const DEFAULT_MAX_STEPS = 30;
-export const DEFAULT_MAX_DURATION_SECONDS = 300;
+export { DEFAULT_MAX_DURATION_SECONDS, DEFAULT_MAX_STEPS } from "../../schema/runs.ts";
 
 export interface CaptureFlags {
   screenshots: boolean;

@@ -12,6 +12,7 @@ import { ACCOUNTS_USAGE, KEYS_USAGE } from "./usage.ts";
 
 const USAGE = `Usage:
 osprey serve                 start the server (same as npm start)
+osprey worker                run automation runs and webhooks only (beside a server with OSPREY_WORKER=off)
 osprey migrate               apply pending database migrations
 ${KEYS_USAGE}
 ${ACCOUNTS_USAGE}
@@ -31,7 +32,7 @@ async function main(argv: string[]): Promise<void> {
     if (!command) process.exitCode = 2;
     return;
   }
-  if (!["serve", "migrate", "keys", "accounts"].includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (!["serve", "worker", "migrate", "keys", "accounts"].includes(command)) throw new UsageError(`unknown command "${command}"`);
   const config = loadConfig();
   // The database, server and command modules load only once a command needs them, so usage and
   // configuration errors answer at once.
@@ -39,6 +40,11 @@ async function main(argv: string[]): Promise<void> {
     if (args.length > 0) throw new UsageError("serve takes no arguments; configure it with environment variables");
     const { startServer } = await import("../local/server.ts");
     return startServer(config, { print: (s) => process.stdout.write(s) });
+  }
+  if (command === "worker") {
+    if (args.length > 0) throw new UsageError("worker takes no arguments; configure it with environment variables");
+    const { startWorker } = await import("../local/worker-main.ts");
+    return startWorker(config, { print: (s) => process.stdout.write(s) });
   }
   const { openRuntime } = await import("../local/runtime.ts");
   const runtime = await openRuntime(config, `osprey ${command}`);

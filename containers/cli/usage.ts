@@ -13,4 +13,5 @@ osprey accounts revoke <account_id> <entitlement>[,<entitlement>...]
 osprey accounts credits <account_id> [--add <n> | --set <n>]
 osprey accounts set-limits <account_id> [--search-rpm <n|default>] [--fetch-upm <n|default>]
                            [--max-pending-runs <n|default>]
-osprey accounts suspend|unsuspend <account_id>`;
+osprey accounts suspend|unsuspend <account_id>
+osprey accounts webhook-secret <account_id> [--rotate] [--json]`;

@@ -34,7 +34,7 @@ export function describeAdapters(config: Config, databaseDescription: string): [
   return [
     ["database", databaseDescription],
     ["artifacts", `files under ${config.dataDir}/blobs`],
-    ["queue", "postgres table in the same database"],
+    ["queue", config.queue.kind === "sqs" ? `sqs ${config.queue.queueUrl}` : "postgres table in the same database"],
     [
       "browser",
       chromium.path ? `chromium at ${chromium.path}` : `none: ${chromium.reason}; pages that need scripts cannot be rendered`,

@@ -3,16 +3,20 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { createLocalApp, VERSION } from "../../functions/app.ts";
 import type { Config } from "../../functions/config/config.ts";
+import { missingModelSettings } from "../../functions/config/model-settings.ts";
 import { createExtractorPool } from "../../functions/extract/pool.ts";
 import { buildFetch } from "../../functions/fetch/build.ts";
 import { unavailableRenderer } from "../../functions/fetch/renderer.ts";
 import { systemClock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
+import { buildRuns } from "../../functions/runs/build.ts";
+import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
 import { fileBlobStore } from "../../functions/storage/blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
+import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
 import { openRuntime } from "./runtime.ts";
 
 const CACHE_RETENTION_MS = 7 * 86_400_000;
@@ -63,10 +67,19 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
       .catch((err) => logger.warn("cache purge failed", { error: err }));
   }, 3_600_000);
   purge.unref();
-  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi });
+  let listeningUrl = `http://127.0.0.1:${config.port}`;
+  const publicUrl = () => config.publicUrl ?? listeningUrl;
+  const notifier = createRunNotifier();
+  const db = runtime.database.db;
+  const queue = createQueue(config, db, deadLetterFailsRun({ db, notifier, publicUrl, logger }), logger);
+  const runs = buildRuns({ db, queue, blobs, logger, model: config.model, publicUrl, notifier });
+  const workers = config.worker ? createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl }) : null;
+  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi, runs });
   const closeAdapters = async () => {
     clearInterval(purge);
-    await Promise.allSettled([renderer.close(), extractor.close()]);
+    // Runs in flight get the shutdown budget to finish; the rest are requeued or failed by the worker.
+    await workers?.stop(config.shutdownTimeoutMs);
+    await Promise.allSettled([renderer.close(), extractor.close(), queue.close()]);
     await runtime.close();
   };
 
@@ -86,6 +99,8 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   }
   const port = (server.address() as AddressInfo).port;
   const url = baseUrl(config.host, port);
+  listeningUrl = url;
+  workers?.start();
 
   const lines = [
     `Osprey ${VERSION} is listening on ${url}`,
@@ -98,11 +113,16 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     "",
     `  data dir    ${config.dataDir}`,
     ...describeAdapters(config, runtime.database.description).map(([k, v]) => `  ${k.padEnd(10)}  ${v}`),
+    `  workers     ${workers ? `in process, ${config.workerConcurrency} runs at once; webhooks dispatched here` : "off (OSPREY_WORKER=off: run `osprey worker` elsewhere)"}`,
   ];
+  const missing = missingModelSettings(config.model);
+  if (missing.length > 0) {
+    lines.push("", `Automation runs are refused (403) until a model is configured: set ${missing.join(", ")}.`);
+  }
   if (firstStart) {
     lines.push(
       "",
-      `First start: created account ${firstStart.account.id} (plan pro) and an API key.`,
+      `First start: created account ${firstStart.account.id} (plan pro, ${firstStart.account.creditBalance} credits) and an API key.`,
       "The key is shown this once and cannot be recovered; store it now:",
       "",
       `    ${firstStart.key}`,

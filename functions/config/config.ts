@@ -129,6 +129,44 @@ const EnvSchema = z.object({
   ),
   OSPREY_LLM_MODEL: optionalString,
   OSPREY_LLM_API_KEY: optionalString,
+  OSPREY_LLM_VISION: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["true", "false"], { error: "must be true or false" }).default("false"),
+  ),
+  OSPREY_PUBLIC_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), "must be an http(s) URL")
+      .optional(),
+  ),
+  OSPREY_QUEUE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["postgres", "sqs"], { error: "must be postgres or sqs" }).default("postgres"),
+  ),
+  OSPREY_SQS_QUEUE_URL: z.preprocess(emptyAsUndefined, z.string().refine(URL.canParse, "must be a URL").optional()),
+  OSPREY_SQS_DLQ_URL: z.preprocess(emptyAsUndefined, z.string().refine(URL.canParse, "must be a URL").optional()),
+  OSPREY_SQS_ENDPOINT: z.preprocess(emptyAsUndefined, z.string().refine(URL.canParse, "must be a URL").optional()),
+  AWS_REGION: z.preprocess(emptyAsUndefined, z.string().default("us-east-1")),
+  OSPREY_WORKER: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
+  OSPREY_WORKER_CONCURRENCY: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be an integer" })
+      .int("must be an integer")
+      .min(1, "must be at least 1")
+      .max(64, "must be at most 64")
+      .default(2),
+  ),
+  OSPREY_RUN_LEASE_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be an integer" })
+      .int("must be an integer")
+      .min(2, "must be at least 2")
+      .max(900, "must be at most 900")
+      .default(30),
+  ),
 });
 
 export type DatabaseConfig =
@@ -148,6 +186,17 @@ export interface Config {
   shutdownTimeoutMs: number;
   chromePath: string | null;
   model: { provider: "openai" | "anthropic"; baseUrl: string | null; model: string | null; apiKey: string | null } | null;
+  /** Send a screenshot with each page state (for vision models). */
+  modelVision: boolean;
+  /** Base URL callers reach this service at (live-view URLs); null: derived from HOST and PORT. */
+  publicUrl: string | null;
+  queue:
+    | { kind: "postgres" }
+    | { kind: "sqs"; queueUrl: string; deadLetterQueueUrl: string | null; endpoint: string | null; region: string };
+  /** Whether `serve` runs the in-process run worker and webhook dispatcher. */
+  worker: boolean;
+  workerConcurrency: number;
+  runLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -178,6 +227,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
         ? { driver, url: e.DATABASE_URL }
         : { driver, url: e.DATABASE_URL, wsProxy: e.OSPREY_NEON_WS_PROXY ?? null };
   }
+  if (e.OSPREY_QUEUE === "sqs" && !e.OSPREY_SQS_QUEUE_URL) {
+    throw new ConfigError("invalid configuration: OSPREY_SQS_QUEUE_URL is required when OSPREY_QUEUE is sqs");
+  }
   if (e.OSPREY_LLM_BASE_URL && !e.OSPREY_LLM_PROVIDER) {
     throw new ConfigError("invalid configuration: OSPREY_LLM_PROVIDER is required when OSPREY_LLM_BASE_URL is set");
   }
@@ -199,6 +251,21 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
           apiKey: e.OSPREY_LLM_API_KEY ?? null,
         }
       : null,
+    modelVision: e.OSPREY_LLM_VISION === "true",
+    publicUrl: e.OSPREY_PUBLIC_URL?.replace(/\/$/, "") ?? null,
+    queue:
+      e.OSPREY_QUEUE === "sqs" && e.OSPREY_SQS_QUEUE_URL
+        ? {
+            kind: "sqs",
+            queueUrl: e.OSPREY_SQS_QUEUE_URL,
+            deadLetterQueueUrl: e.OSPREY_SQS_DLQ_URL ?? null,
+            endpoint: e.OSPREY_SQS_ENDPOINT ?? null,
+            region: e.AWS_REGION,
+          }
+        : { kind: "postgres" },
+    worker: e.OSPREY_WORKER === "on",
+    workerConcurrency: e.OSPREY_WORKER_CONCURRENCY,
+    runLeaseMs: e.OSPREY_RUN_LEASE_SECONDS * 1000,
   };
 }
 

@@ -27,6 +27,8 @@ export interface Surface {
   app: OpenAPIHono<AppEnv>;
   /** False until the capability lands: its paths answer 404 NOT_FOUND saying so. */
   available: boolean;
+  /** Paths under these prefixes carry their own credential (an unguessable token) instead of X-API-Key. */
+  publicPathPrefixes?: string[];
 }
 
 export interface HttpDeps {
@@ -48,7 +50,9 @@ export function composeApp(deps: HttpDeps, surfaces: Surface[]): OpenAPIHono<App
 
   const publicPaths = new Set(["/healthz", "/openapi.json", "/docs"]);
   for (const s of surfaces) if (s.prefix) publicPaths.add(`${s.prefix}/openapi.json`);
-  const isPublic = (path: string) => publicPaths.has(path.length > 1 ? path.replace(/\/$/, "") : path);
+  const publicPrefixes = surfaces.flatMap((s) => (s.publicPathPrefixes ?? []).map((p) => `${s.prefix}${p}`));
+  const isPublic = (path: string) =>
+    publicPaths.has(path.length > 1 ? path.replace(/\/$/, "") : path) || publicPrefixes.some((p) => path.startsWith(p));
 
   app.get("/healthz", (c) => c.json({ status: "ok", version: deps.version }));
   app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Osprey API reference" }));

@@ -12,6 +12,8 @@ import { buildFetch } from "../fetch/build.ts";
 import { unavailableRenderer } from "../fetch/renderer.ts";
 import { defaultIds } from "../lib/ids.ts";
 import { silentLogger } from "../lib/logger.ts";
+import { unavailableQueue } from "../queue/queue.ts";
+import { buildRuns } from "../runs/build.ts";
 import { createServices } from "../services/index.ts";
 import { memoryBlobStore } from "../storage/blob-store.ts";
 
@@ -42,7 +44,15 @@ export async function generateDocuments(): Promise<Record<string, string>> {
     extractor: inlineExtractor,
     blobs: memoryBlobStore(),
   });
-  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch });
+  const runs = buildRuns({
+    db: noDatabase,
+    queue: unavailableQueue("documentation only"),
+    blobs: memoryBlobStore(),
+    logger: silentLogger,
+    model: null,
+    publicUrl: "http://127.0.0.1:8787",
+  });
+  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs });
   const out: Record<string, string> = {};
   for (const [file, path] of Object.entries(DOCUMENTS)) {
     const res = await app.request(path);

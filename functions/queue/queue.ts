@@ -35,11 +35,53 @@ export interface RunQueue {
   readonly description: string;
   send(body: RunMessage, opts?: { delayMs?: number }): Promise<void>;
   receive(opts: ReceiveOptions): Promise<ReceivedMessage[]>;
-  /** Heartbeat: keep the message invisible for another `leaseMs` from now. */
+  /**
+   * Heartbeat: keep the message invisible for another `leaseMs` from now. Throws `LeaseLostError`
+   * when this delivery is no longer the caller's (the lease lapsed and the message was delivered
+   * again, or it is gone): the worker must stop treating the message as its own.
+   */
   extend(msg: ReceivedMessage, leaseMs: number): Promise<void>;
-  /** Done: delete the message. */
+  /**
+   * Done: delete the message. Postgres refuses a stale delivery with `LeaseLostError` (the newer
+   * delivery's consumer acks it); SQS, like AWS, may accept a stale receipt handle silently.
+   */
   ack(msg: ReceivedMessage): Promise<void>;
-  /** Give the message back, visible again after `delayMs` (0: at once). */
+  /** Give the message back, visible again after `delayMs` (0: at once). `LeaseLostError` when stale. */
   release(msg: ReceivedMessage, delayMs: number): Promise<void>;
+  /** Stops in-flight long polls (they return []); the database or SQS client stays the caller's. */
   close(): Promise<void>;
+}
+
+/**
+ * Called by an adapter for each message it dead-letters (a body that fails `RunMessageSchema`, or
+ * one received more than `maxReceives` times), so that the caller can fail the run it names. `body`
+ * is the parsed JSON (the raw string when it is not JSON). At least once: when the handler throws,
+ * the message is not dead-lettered yet and the handler is called again on a later receive.
+ */
+export type DeadLetterHandler = (body: unknown, reason: string) => Promise<void>;
+
+/** The delivery a consumer holds is no longer its own: its lease lapsed and the message moved on. */
+export class LeaseLostError extends Error {
+  readonly messageId: string;
+  constructor(messageId: string, detail = "the lease lapsed and the message was delivered again, or it is gone") {
+    super(`lease lost on message ${messageId}: ${detail}`);
+    this.name = "LeaseLostError";
+    this.messageId = messageId;
+  }
+}
+
+/** A queue that refuses every call: for documentation builds and tests that never start a run. */
+export function unavailableQueue(reason: string): RunQueue {
+  const refuse = async (): Promise<never> => {
+    throw new Error(`run queue unavailable: ${reason}`);
+  };
+  return {
+    description: `unavailable (${reason})`,
+    send: refuse,
+    receive: refuse,
+    extend: refuse,
+    ack: refuse,
+    release: refuse,
+    close: async () => {},
+  };
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../db/db.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { IdGenerator } from "../lib/ids.ts";
+import { webhookSecretService } from "../webhooks/webhook-secret.service.ts";
 import { accountService } from "./account.service.ts";
 import { apiKeyService } from "./api-key.service.ts";
 import { rateLimitService } from "./rate-limit.service.ts";
@@ -17,6 +18,7 @@ export function createServices(deps: ServiceDeps) {
     accounts: accountService(deps),
     apiKeys: apiKeyService(deps),
     rateLimits: rateLimitService(deps),
+    webhookSecrets: webhookSecretService(deps),
   };
 }
 

@@ -8,8 +8,11 @@ import type { AppEnv } from "../../functions/http/app-env.ts";
 import type { Clock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
+import { unavailableQueue } from "../../functions/queue/queue.ts";
+import { type BuildRunsInput, buildRuns } from "../../functions/runs/build.ts";
 import { createServices, type Services } from "../../functions/services/index.ts";
 import { memoryBlobStore } from "../../functions/storage/blob-store.ts";
+import type { RunsApi } from "../../functions/surfaces/agent/agent.app.ts";
 import type { Plan } from "../../schema/plans.ts";
 
 /** A clock tests can move. */
@@ -32,6 +35,7 @@ export class TestClock implements Clock {
 export interface TestContext {
   app: OpenAPIHono<AppEnv>;
   services: Services;
+  runs: RunsApi;
   clock: TestClock;
   /** Creates an account with one key and returns the key. */
   newKey(opts?: { plan?: Plan; entitlements?: string[] }): Promise<{ key: string; accountId: string; keyId: string }>;
@@ -46,6 +50,8 @@ export interface TestContextOptions {
   clock?: TestClock;
   /** Overrides of the fetch API's adapters (renderer, extractor, resolver, config). */
   fetch?: Partial<Omit<FetchBuildInput, "db" | "clock" | "ids" | "logger">>;
+  /** Overrides of the run service's adapters; by default no queue (runs cannot start) and no model. */
+  runs?: Partial<Omit<BuildRunsInput, "db" | "logger">>;
 }
 
 export function createTestContext(db: Db, opts: TestContextOptions = {}): TestContext {
@@ -63,10 +69,20 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     ids: defaultIds,
     logger,
   });
-  const app = createLocalApp({ services, ids: defaultIds, logger, fetch });
+  const runs = buildRuns({
+    queue: unavailableQueue("no queue in this test"),
+    blobs: memoryBlobStore(),
+    model: null,
+    publicUrl: "http://127.0.0.1:8787",
+    ...opts.runs,
+    db,
+    logger,
+  });
+  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs });
   return {
     app,
     services,
+    runs,
     clock,
     async newKey({ plan = "pro", entitlements = [] } = {}) {
       const account = await services.accounts.create({ plan, entitlements });

@@ -157,7 +157,10 @@ describe.each(driverCases(["pglite"]))("OpenAPI documents on $driver", ({ open }
 
   describe.each(["agent", "fetch", "search", "browser"] as const)("cloud mode: the %s surface at its host root", (name) => {
     it("serves its document and /docs without a key, and nothing else", async () => {
-      const app = createSurfaceApp({ services: ctx.services, ids: defaultIds, logger: silentLogger, fetch: null }, name);
+      const app = createSurfaceApp(
+        { services: ctx.services, ids: defaultIds, logger: silentLogger, fetch: null, runs: ctx.runs },
+        name,
+      );
       const doc = await (await app.request("/openapi.json")).json();
       expect(doc).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./), security: [{ ApiKeyAuth: [] }] });
       expect((await app.request("/docs")).status).toBe(200);

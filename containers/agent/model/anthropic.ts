@@ -7,7 +7,7 @@ import type { ModelProvider, ModelRequest, ModelResponse, StopReason, ToolCall }
  * carries tool results as `tool_result` blocks inside a user turn, placed before any other content.
  */
 
-export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+export { ANTHROPIC_DEFAULT_BASE_URL } from "../../../functions/config/model-settings.ts";
 export const ANTHROPIC_VERSION = "2023-06-01";
 /** max_tokens is required by the API; used when the caller gives none. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;

@@ -7,7 +7,8 @@ import type { ModelProvider, ModelRequest, ModelResponse, StopReason, ToolCall }
  * compatible servers accept it too.
  */
 
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export { OPENAI_DEFAULT_BASE_URL } from "../../../functions/config/model-settings.ts";
+
 const NAME = "openai";
 
 export interface OpenAIOptions extends WireOptions {

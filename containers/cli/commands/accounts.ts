@@ -57,7 +57,10 @@ function positionals(args: string[], count: number, usage: string, options: Pars
   return parsed;
 }
 
-export async function accountsCommand(services: Services, args: string[], out: Out): Promise<void> {
+/** The services the accounts commands use. */
+export type AccountsCommandServices = Services;
+
+export async function accountsCommand(services: AccountsCommandServices, args: string[], out: Out): Promise<void> {
   const [sub, ...rest] = args;
   switch (sub) {
     case "list": {
@@ -151,6 +154,24 @@ export async function accountsCommand(services: Services, args: string[], out: O
     case "unsuspend": {
       const [id] = positionals(rest, 1, `accounts ${sub} <account_id>`).positionals as [string];
       return out(describe(await services.accounts.setSuspended(id, sub === "suspend")));
+    }
+    case "webhook-secret": {
+      const {
+        positionals: [id],
+        values,
+      } = positionals(rest, 1, "accounts webhook-secret <account_id> [--rotate] [--json]", {
+        rotate: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+      });
+      const secrets = services.webhookSecrets;
+      const accountId = id as string;
+      const secret = values.rotate ? await secrets.rotate(accountId) : await secrets.get(accountId);
+      if (values.json) return out(JSON.stringify({ account_id: accountId, webhook_secret: secret, rotated: values.rotate }));
+      return out(
+        values.rotate
+          ? `account ${accountId} has a new webhook secret (deliveries are signed with it from now on):\n${secret}`
+          : `account ${accountId} webhook secret:\n${secret}`,
+      );
     }
     default:
       throw new UsageError(sub ? `unknown accounts command "${sub}"` : "accounts needs a command");

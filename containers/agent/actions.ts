@@ -1,0 +1,279 @@
+import type { ElementHandle, Page } from "puppeteer-core";
+import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { RunSession } from "../browser/run-session.ts";
+import {
+  chooseOption,
+  clearField,
+  clickCheck,
+  domSignature,
+  fieldInfo,
+  SETTLE_MAX_MS,
+  scrollBy,
+  settle,
+  sleep,
+} from "./page-ops.ts";
+import { type PageState, resolveElement } from "./page-state/index.ts";
+import type { Action } from "./tools.ts";
+
+/**
+ * Carries out one model action on the session's active tab and checks that it took: the element
+ * is resolved against the state the model saw (a stale or unknown index is refused), a click must
+ * land on the element itself (not on a modal covering it), typed text must be in the field, a
+ * chosen option must be selected. Failures come back as `{ ok: false, message }` for the model to
+ * read; nothing here throws for a page-level problem.
+ */
+
+export interface ActionResult {
+  ok: boolean;
+  message: string;
+}
+
+export interface ActionOptions {
+  /** Reads the page as Markdown for `extract`. */
+  extractor?: Extractor;
+  /** Characters of Markdown `extract` returns. Default EXTRACT_MAX_CHARS. */
+  maxExtractChars?: number;
+  /** Longest wait for a navigation. Default 30 s. */
+  navigationTimeoutMs?: number;
+}
+
+/** Characters of page Markdown the `extract` action returns (about 3k tokens). */
+export const EXTRACT_MAX_CHARS = 12_000;
+const NAV_TIMEOUT_MS = 30_000;
+
+const fail = (message: string): ActionResult => ({ ok: false, message });
+const errText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "";
+
+function describeEl(state: PageState, index: number): string {
+  const el = state.elements.find((e) => e.index === index);
+  return el ? `[${index}] ${el.role}${el.name ? ` "${el.name.slice(0, 60)}"` : ""}` : `[${index}]`;
+}
+
+async function withElement(
+  page: Page,
+  state: PageState,
+  index: number,
+  fn: (h: ElementHandle<Element>) => Promise<ActionResult>,
+): Promise<ActionResult> {
+  const known = state.elements.some((e) => e.index === index);
+  const range = state.elements.length
+    ? `valid indexes are 1 to ${state.elements.length}`
+    : "the page has no interactive elements";
+  if (!known) return fail(`There is no element [${index}] in the current page state (${range}).`);
+  const handle = await resolveElement(page, state, index).catch(() => null);
+  if (!handle)
+    return fail(`Element [${index}] is gone (the page changed since it was read); use the indexes of the new page state.`);
+  try {
+    return await fn(handle);
+  } catch (err) {
+    return fail(`${describeEl(state, index)}: ${errText(err)}`);
+  } finally {
+    await handle.dispose().catch(() => {});
+  }
+}
+
+/** What changed after an action: navigation, a new tab, or the DOM. */
+async function changes(session: RunSession, page: Page, before: Snapshot): Promise<string> {
+  await settle(page);
+  const active = session.activePage();
+  if (session.pages().length > before.tabs && active !== page) {
+    await settle(active);
+    return `A new tab opened and is now active: ${active.url()}.`;
+  }
+  const now = await domSignature(page);
+  if (page.url() !== before.url || (now.doc !== before.dom.doc && now.doc !== 0)) return `The page navigated to ${page.url()}.`;
+  return now.sig !== before.dom.sig ? "The page changed." : "Nothing visible changed on the page.";
+}
+
+interface Snapshot {
+  url: string;
+  tabs: number;
+  dom: { doc: number; sig: string };
+}
+
+async function snapshot(session: RunSession, page: Page): Promise<Snapshot> {
+  return { url: page.url(), tabs: session.pages().length, dom: await domSignature(page) };
+}
+
+async function click(session: RunSession, page: Page, state: PageState, index: number): Promise<ActionResult> {
+  return withElement(page, state, index, async (h) => {
+    await h.scrollIntoView().catch(() => {});
+    const check = await h.evaluate(clickCheck);
+    if (!check.ok) return fail(`Did not click ${describeEl(state, index)}: it ${check.reason}.`);
+    const before = await snapshot(session, page);
+    if (check.viaLabel) await h.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.click());
+    else await h.click();
+    return { ok: true, message: `Clicked ${describeEl(state, index)}. ${await changes(session, page, before)}` };
+  });
+}
+
+async function type(
+  session: RunSession,
+  page: Page,
+  state: PageState,
+  a: Extract<Action, { name: "type" }>,
+): Promise<ActionResult> {
+  return withElement(page, state, a.index, async (h) => {
+    const info = await h.evaluate(fieldInfo);
+    if (!info.editable)
+      return fail(`${describeEl(state, a.index)} is not a text field (it is a ${info.tag}${info.type ? ` ${info.type}` : ""}).`);
+    await h.scrollIntoView().catch(() => {});
+    if (a.clear) await h.evaluate(clearField);
+    await h.focus();
+    await h.type(a.text, { delay: 5 });
+    const after = await h.evaluate(fieldInfo);
+    let note = "";
+    if (!after.secret && after.value !== null && !after.value.includes(a.text)) {
+      if (a.text && !after.value) return fail(`Typed into ${describeEl(state, a.index)} but the field is still empty.`);
+      note = ` The field now holds ${JSON.stringify(after.value.slice(0, 200))}.`;
+    }
+    let submitted = "";
+    if (a.submit) {
+      const before = await snapshot(session, page);
+      await page.keyboard.press("Enter");
+      submitted = ` Pressed Enter. ${await changes(session, page, before)}`;
+    }
+    const what = after.secret ? "the secret value" : JSON.stringify(a.text.slice(0, 100));
+    return { ok: true, message: `Typed ${what} into ${describeEl(state, a.index)}.${note}${submitted}` };
+  });
+}
+
+async function select(session: RunSession, page: Page, state: PageState, index: number, option: string): Promise<ActionResult> {
+  return withElement(page, state, index, async (h) => {
+    const tag = await h.evaluate((el) => el.localName);
+    if (tag !== "select")
+      return fail(`${describeEl(state, index)} is not a drop-down (<select>); click it, then click the option.`);
+    const before = await snapshot(session, page);
+    const res = await h.evaluate(chooseOption, option);
+    if (!res.ok)
+      return fail(
+        `${describeEl(state, index)} has no option ${JSON.stringify(option)}; its options: ${res.options.join(" | ")}.`,
+      );
+    const now = await h.evaluate((el) => (el as HTMLSelectElement).value);
+    if (now !== res.value) return fail(`Chose ${JSON.stringify(res.text)} in ${describeEl(state, index)} but the page reset it.`);
+    return {
+      ok: true,
+      message: `Selected ${JSON.stringify(res.text)} in ${describeEl(state, index)}. ${await changes(session, page, before)}`,
+    };
+  });
+}
+
+/** Refusals of the session's address policy that arrived since `seen` entries. */
+const newlyBlocked = (session: RunSession, seen: number) => session.blocked().slice(seen);
+
+/** Opens `url` in `page`; the page's own status is not an error here (the caller looks at the result). */
+export async function openUrl(session: RunSession, page: Page, url: string, timeoutMs = NAV_TIMEOUT_MS): Promise<ActionResult> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return fail(`${JSON.stringify(url)} is not a valid URL (give a full http:// or https:// address).`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return fail(`Only http and https addresses can be opened, not ${parsed.protocol}.`);
+  const seen = session.blocked().length;
+  try {
+    const res = await page.goto(parsed.href, { waitUntil: "load", timeout: timeoutMs });
+    await settle(page, 2_000);
+    const refused = newlyBlocked(session, seen).find((b) => b.url.split("#")[0] === parsed.href.split("#")[0]);
+    if (refused) return fail(`Opening ${parsed.href} was refused: ${refused.reason}.`);
+    const status = res ? ` (HTTP ${res.status()})` : "";
+    return { ok: true, message: `Opened ${page.url()}${status}.` };
+  } catch (err) {
+    const refused = newlyBlocked(session, seen)[0];
+    if (refused) return fail(`Opening ${parsed.href} was refused: ${refused.reason}.`);
+    return fail(`Could not open ${parsed.href}: ${errText(err)}.`);
+  }
+}
+
+async function extract(page: Page, a: { question?: string }, opts: ActionOptions): Promise<ActionResult> {
+  if (!opts.extractor) return fail("Reading the page as Markdown is not available.");
+  const max = opts.maxExtractChars ?? EXTRACT_MAX_CHARS;
+  const html = await page.content();
+  const out = await opts.extractor.extract(html, { url: page.url(), format: "markdown", links: false, imageLinks: false });
+  if (!out.ok) return { ok: true, message: "The page has no readable text content." };
+  const text = typeof out.page.text === "string" ? out.page.text : JSON.stringify(out.page.text);
+  const cut = text.length > max ? `${text.slice(0, max)}\n\n(${text.length - max} more characters left out)` : text;
+  const q = a.question ? `Looking for: ${a.question}\n` : "";
+  return { ok: true, message: `${q}Page content as Markdown:\n${cut}` };
+}
+
+async function scroll(page: Page, state: PageState, a: Extract<Action, { name: "scroll" }>): Promise<ActionResult> {
+  const dy = a.direction === "down" ? a.amount : -a.amount;
+  const run = async (h: ElementHandle<Element> | null) => {
+    const res = h ? await h.evaluate(scrollBy, dy) : await page.evaluate(scrollBy, null, dy);
+    await sleep(150);
+    const where = a.index ? `inside ${describeEl(state, a.index)}` : "the page";
+    if (res.moved === 0)
+      return {
+        ok: true,
+        message: `Could not scroll ${where} ${a.direction}: it is already at the ${a.direction === "down" ? "bottom" : "top"}.`,
+      };
+    return {
+      ok: true,
+      message: `Scrolled ${where} ${a.direction} by ${Math.abs(Math.round(res.moved))}px${res.atEnd ? ` (now at the ${a.direction === "down" ? "bottom" : "top"})` : ""}.`,
+    };
+  };
+  return a.index ? withElement(page, state, a.index, run) : run(null);
+}
+
+async function waitFor(page: Page, a: { text?: string; seconds?: number }): Promise<ActionResult> {
+  if (!a.text) {
+    await sleep((a.seconds ?? 1) * 1000);
+    return { ok: true, message: `Waited ${a.seconds} s.` };
+  }
+  const timeout = (a.seconds ?? 10) * 1000;
+  const found = await page
+    // biome-ignore lint/performance/useDomNodeTextContent: only visible text counts as appeared
+    .waitForFunction((t: string) => document.body?.innerText.includes(t), { timeout, polling: 200 }, a.text)
+    .then(() => true)
+    .catch(() => false);
+  return found
+    ? { ok: true, message: `The text ${JSON.stringify(a.text)} is on the page.` }
+    : fail(`The text ${JSON.stringify(a.text)} did not appear within ${timeout / 1000} s.`);
+}
+
+/** Executes `action` on the session's active tab against `state`, the page state the model chose it from. */
+export async function executeAction(
+  session: RunSession,
+  state: PageState,
+  action: Action,
+  opts: ActionOptions = {},
+): Promise<ActionResult> {
+  const page = session.activePage();
+  try {
+    switch (action.name) {
+      case "navigate":
+        return await openUrl(session, page, action.url, opts.navigationTimeoutMs);
+      case "click":
+        return await click(session, page, state, action.index);
+      case "type":
+        return await type(session, page, state, action);
+      case "select_option":
+        return await select(session, page, state, action.index, action.option);
+      case "scroll":
+        return await scroll(page, state, action);
+      case "go_back": {
+        const res = await page.goBack({ waitUntil: "load", timeout: opts.navigationTimeoutMs ?? NAV_TIMEOUT_MS });
+        if (!res && page.url() === state.url) return fail("There is no previous page in this tab.");
+        await settle(page, SETTLE_MAX_MS);
+        return { ok: true, message: `Went back to ${page.url()}.` };
+      }
+      case "wait_for":
+        return await waitFor(page, action);
+      case "switch_tab": {
+        const tabs = session.pages();
+        if (action.tabIndex < 0 || action.tabIndex >= tabs.length)
+          return fail(`There is no tab ${action.tabIndex}; tabs are 0 to ${tabs.length - 1}.`);
+        const now = await session.switchTo(action.tabIndex);
+        return { ok: true, message: `Switched to tab ${action.tabIndex}: ${now.url()}.` };
+      }
+      case "extract":
+        return await extract(page, action, opts);
+      case "done":
+        return { ok: true, message: "Finished." };
+    }
+  } catch (err) {
+    return fail(`${action.name} failed: ${errText(err)}`);
+  }
+}

@@ -1,0 +1,161 @@
+/// <reference lib="dom" />
+import type { ElementHandle, Page } from "puppeteer-core";
+
+/** Page helpers the actions share: waiting for a page to settle, and checks run inside the page. */
+
+/** Longest wait for a page to load and its network to go quiet after an action. */
+export const SETTLE_MAX_MS = 5_000;
+/** The network counts as quiet after this long with no request in flight. */
+const QUIET_MS = 300;
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Waits (at most `maxMs`) for the document to finish loading and the network to go quiet; never throws. */
+export async function settle(page: Page, maxMs = SETTLE_MAX_MS): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  await sleep(100);
+  while (Date.now() < deadline) {
+    const ready = await page.evaluate(() => document.readyState).catch(() => null);
+    if (ready === "complete") break;
+    await sleep(100);
+  }
+  const left = deadline - Date.now();
+  if (left > QUIET_MS) await page.waitForNetworkIdle({ idleTime: QUIET_MS, timeout: left, concurrency: 0 }).catch(() => {});
+}
+
+/** A cheap fingerprint of the visible document (`doc` changes with every new document), to tell what an action changed. */
+export async function domSignature(page: Page): Promise<{ doc: number; sig: string }> {
+  return page
+    .evaluate(() => {
+      const body = document.body;
+      // biome-ignore lint/performance/useDomNodeTextContent: a change of the visible text is what counts
+      const text = body?.innerText ?? "";
+      return {
+        doc: performance.timeOrigin,
+        sig: `${location.href}|${text.length}|${body?.getElementsByTagName("*").length}|${text.slice(0, 2000)}`,
+      };
+    })
+    .catch(() => ({ doc: 0, sig: "" }));
+}
+
+export type ClickCheck = { ok: true; viaLabel?: boolean } | { ok: false; reason: string };
+
+/**
+ * Runs in the element's frame, after it was scrolled into view: is it visible, enabled and the
+ * topmost element at its centre (or a label for it, for styled checkboxes)? When something else
+ * is on top, names what covers it (the nearest dialog-like ancestor of the element hit, if any).
+ */
+export function clickCheck(el: Element): ClickCheck {
+  const describe = (n: Element): string => {
+    const dialog = n.closest('[role="dialog"], [role="alertdialog"], [aria-modal="true"], dialog') ?? n;
+    const role = dialog.getAttribute("role");
+    const label = dialog.getAttribute("aria-label");
+    const id = dialog.id ? `#${dialog.id}` : "";
+    // biome-ignore lint/performance/useDomNodeTextContent: the words the user sees name the cover
+    const text = ((dialog as HTMLElement).innerText ?? dialog.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 80);
+    return `<${dialog.localName}${id}${role ? ` role="${role}"` : ""}${label ? ` aria-label="${label}"` : ""}>${text ? ` "${text}"` : ""}`;
+  };
+  const labels = "labels" in el ? Array.from((el as HTMLInputElement).labels ?? []) : [];
+  const r = el.getBoundingClientRect();
+  const style = getComputedStyle(el);
+  if ((el as HTMLButtonElement).disabled) return { ok: false, reason: "is disabled" };
+  if (r.width < 1 || r.height < 1 || style.visibility === "hidden" || Number(style.opacity) === 0) {
+    if (labels.some((l) => l.getBoundingClientRect().width > 0)) return { ok: true, viaLabel: true };
+    return { ok: false, reason: "is not visible (it has no size or is hidden)" };
+  }
+  const x = r.left + Math.min(r.width / 2, innerWidth / 2);
+  const y = r.top + Math.min(r.height / 2, innerHeight / 2);
+  if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return { ok: false, reason: "could not be scrolled into view" };
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const hit = (typeof root.elementFromPoint === "function" ? root : document).elementFromPoint(x, y);
+  if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return { ok: true };
+  if (labels.some((l) => l === hit || l.contains(hit))) return { ok: true };
+  return { ok: false, reason: `is covered by ${describe(hit)}; deal with that first (close or answer it)` };
+}
+
+/** Clears an input, textarea or contenteditable the way a user would see it (events fire, frameworks notice). */
+export function clearField(el: Element): void {
+  const field = el as HTMLInputElement;
+  field.focus();
+  if ("value" in field && (el.localName === "input" || el.localName === "textarea")) {
+    const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), "value")?.set;
+    if (setter) setter.call(field, "");
+    else field.value = "";
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    return;
+  }
+  if ((el as HTMLElement).isContentEditable) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const sel = getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+    document.execCommand("delete");
+  }
+}
+
+export interface FieldInfo {
+  editable: boolean;
+  secret: boolean;
+  value: string | null;
+  tag: string;
+  type: string;
+}
+
+export function fieldInfo(el: Element): FieldInfo {
+  const field = el as HTMLInputElement;
+  const tag = el.localName;
+  const type = (field.type ?? "").toLowerCase();
+  const ac = (el.getAttribute("autocomplete") ?? "").toLowerCase();
+  const secret = type === "password" || /cc-|one-time-code|current-password|new-password/.test(ac);
+  const editable =
+    (tag === "input" && !["button", "submit", "reset", "checkbox", "radio", "file", "image", "hidden"].includes(type)) ||
+    tag === "textarea" ||
+    (el as HTMLElement).isContentEditable;
+  const value =
+    tag === "input" || tag === "textarea" ? field.value : (el as HTMLElement).isContentEditable ? (el.textContent ?? "") : null;
+  return { editable, secret, value: secret ? null : value, tag, type };
+}
+
+/** Selects the option whose visible text (or failing that, value) matches; returns the options when none does. */
+export function chooseOption(
+  el: Element,
+  wanted: string,
+): { ok: true; text: string; value: string } | { ok: false; options: string[] } {
+  const select = el as HTMLSelectElement;
+  const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+  const opts = Array.from(select.options);
+  const w = norm(wanted);
+  const match =
+    opts.find((o) => norm(o.text) === w) ??
+    opts.find((o) => o.value === wanted) ??
+    opts.find((o) => norm(o.text).includes(w) && w.length > 0);
+  if (!match || match.disabled) return { ok: false, options: opts.map((o) => o.text.trim()) };
+  select.focus();
+  select.value = match.value;
+  match.selected = true;
+  select.dispatchEvent(new Event("input", { bubbles: true }));
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+  return { ok: true, text: match.text.trim(), value: select.value };
+}
+
+/** Scrolls the element (its nearest scrollable box) or the page; reports where it ended up. */
+export function scrollBy(el: Element | null, dy: number): { moved: number; atEnd: boolean } {
+  let box: Element | null = el;
+  while (box && box !== document.documentElement) {
+    const s = getComputedStyle(box);
+    if (/(auto|scroll|overlay)/.test(s.overflowY) && box.scrollHeight > box.clientHeight) break;
+    box = box.parentElement;
+  }
+  const target = box && box !== document.documentElement ? box : (document.scrollingElement ?? document.documentElement);
+  const before = target.scrollTop;
+  const step = dy * (target === document.scrollingElement ? innerHeight : target.clientHeight);
+  target.scrollTop = before + step;
+  const moved = target.scrollTop - before;
+  const atEnd = dy > 0 ? target.scrollTop + target.clientHeight >= target.scrollHeight - 2 : target.scrollTop <= 0;
+  return { moved, atEnd };
+}
+
+export async function disposeAll(handles: (ElementHandle | null | undefined)[]): Promise<void> {
+  await Promise.all(handles.map((h) => h?.dispose().catch(() => {})));
+}

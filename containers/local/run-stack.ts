@@ -1,0 +1,146 @@
+import { SQSClient } from "@aws-sdk/client-sqs";
+import type { Config } from "../../functions/config/config.ts";
+import type { Db } from "../../functions/db/db.ts";
+import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { Logger } from "../../functions/lib/logger.ts";
+import { createPgQueue } from "../../functions/queue/pg-queue.ts";
+import type { DeadLetterHandler, RunQueue } from "../../functions/queue/queue.ts";
+import { createSqsQueue } from "../../functions/queue/sqs-queue.ts";
+import { runFinisher } from "../../functions/runs/finish.ts";
+import { runRepo } from "../../functions/runs/run.repo.ts";
+import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
+import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import { RunMessageSchema, runError } from "../../schema/runs.ts";
+import { createModelProvider } from "../agent/model/create-provider.ts";
+import { createRunBrowserPool } from "../browser/run-browser.ts";
+import { BrowserUnavailableError, type RunBrowserPool } from "../browser/run-session.ts";
+import { createWebhookDispatcher, type WebhookDispatcher } from "../webhooks/dispatcher.ts";
+import { createRunWorker, type RunWorker } from "../worker/run-worker.ts";
+import { detectChromium } from "./adapters.ts";
+
+/** Deliveries of one run message before it is dead-lettered (and its run failed). */
+export const MAX_RECEIVES = 5;
+
+/**
+ * A dead-lettered run message fails its run (SYSTEM_FAILURE), so no run is left PENDING or RUNNING
+ * because its message could not be processed.
+ */
+export function deadLetterFailsRun(deps: {
+  db: Db;
+  notifier: RunNotifier;
+  publicUrl: () => string;
+  logger: Logger;
+}): DeadLetterHandler {
+  const finish = runFinisher({ repo: runRepo(deps.db), notifier: deps.notifier, publicUrl: deps.publicUrl });
+  return async (body, reason) => {
+    const parsed = RunMessageSchema.safeParse(body);
+    deps.logger.error("run message dead-lettered", { reason, run_id: parsed.success ? parsed.data.run_id : undefined });
+    if (!parsed.success) return;
+    await finish(
+      parsed.data.run_id,
+      "FAILED",
+      null,
+      runError("SERVICE_BUSY", `The run could not be processed (${reason}); start a new run.`, { retryAfter: 30 }),
+    );
+  };
+}
+
+/** The configured queue adapter: the embedded Postgres table, or SQS (with a custom endpoint for emulators). */
+export function createQueue(config: Config, db: Db, onDeadLetter: DeadLetterHandler, logger: Logger): RunQueue {
+  if (config.queue.kind === "sqs") {
+    const client = new SQSClient({
+      region: config.queue.region,
+      ...(config.queue.endpoint ? { endpoint: config.queue.endpoint } : {}),
+    });
+    const inner = createSqsQueue({
+      client,
+      queueUrl: config.queue.queueUrl,
+      deadLetterQueueUrl: config.queue.deadLetterQueueUrl ?? undefined,
+      maxReceives: MAX_RECEIVES,
+      onDeadLetter,
+      logger,
+    });
+    return {
+      ...inner,
+      description: `sqs ${config.queue.queueUrl}`,
+      async close() {
+        await inner.close();
+        client.destroy();
+      },
+    };
+  }
+  return createPgQueue({ db, maxReceives: MAX_RECEIVES, onDeadLetter, logger });
+}
+
+/** A browser pool that explains itself when no Chromium is installed. */
+function browserPool(config: Config, logger: Logger): RunBrowserPool {
+  const chromium = detectChromium(config);
+  if (chromium.path) {
+    return createRunBrowserPool({
+      executablePath: chromium.path,
+      maxConcurrency: config.workerConcurrency,
+      allowPrivateHosts: config.allowPrivateHosts,
+      logger,
+    });
+  }
+  return {
+    open: async () => {
+      throw new BrowserUnavailableError(`${chromium.reason}; runs need Chromium`);
+    },
+    inspect: () => ({ launches: 0, active: 0, queued: 0, pid: null }),
+    close: async () => {},
+  };
+}
+
+export interface WorkerStack {
+  worker: RunWorker;
+  dispatcher: WebhookDispatcher;
+  browsers: RunBrowserPool;
+  start(): void;
+  /** Drains runs for up to `drainMs`, stops webhooks, closes browsers. */
+  stop(drainMs: number): Promise<void>;
+}
+
+/** The serverful side of runs in one process: the run worker, its browsers, the webhook dispatcher. */
+export function createWorkerStack(input: {
+  config: Config;
+  db: Db;
+  queue: RunQueue;
+  notifier: RunNotifier;
+  blobs: BlobStore;
+  extractor: Extractor;
+  logger: Logger;
+  publicUrl: () => string;
+}): WorkerStack {
+  const { config, logger } = input;
+  const browsers = browserPool(config, logger);
+  const model = createModelProvider(config.model, { logger });
+  const worker = createRunWorker({
+    db: input.db,
+    queue: input.queue,
+    notifier: input.notifier,
+    browsers,
+    model,
+    extractor: input.extractor,
+    blobs: input.blobs,
+    logger,
+    publicUrl: input.publicUrl,
+    concurrency: config.workerConcurrency,
+    leaseMs: config.runLeaseMs,
+    vision: config.modelVision,
+  });
+  const dispatcher = createWebhookDispatcher({ db: input.db, logger, allowPrivateHosts: config.allowPrivateHosts });
+  return {
+    worker,
+    dispatcher,
+    browsers,
+    start() {
+      worker.start();
+      dispatcher.start();
+    },
+    async stop(drainMs) {
+      await worker.stop(drainMs);
+      await Promise.allSettled([dispatcher.stop(), browsers.close()]);
+    },
+  };
+}

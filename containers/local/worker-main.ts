@@ -1,0 +1,42 @@
+import path from "node:path";
+import type { Config } from "../../functions/config/config.ts";
+import { createExtractorPool } from "../../functions/extract/pool.ts";
+import { createLogger } from "../../functions/lib/logger.ts";
+import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
+import { fileBlobStore } from "../../functions/storage/blob-store.ts";
+import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
+import { openRuntime } from "./runtime.ts";
+
+/**
+ * `osprey worker`: a run worker and webhook dispatcher without the HTTP API, for a second process
+ * or machine beside a server started with OSPREY_WORKER=off (or beside another worker). It shares
+ * the server's database (Postgres: DATABASE_URL; the embedded PGlite allows one process only) and
+ * queue. SIGINT/SIGTERM drain in-flight runs for up to OSPREY_SHUTDOWN_TIMEOUT_MS.
+ */
+export async function startWorker(config: Config, opts: { print: (line: string) => void }): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const runtime = await openRuntime(config, "worker");
+  const db = runtime.database.db;
+  const notifier = createRunNotifier();
+  const publicUrl = () => config.publicUrl ?? `http://127.0.0.1:${config.port}`;
+  const queue = createQueue(config, db, deadLetterFailsRun({ db, notifier, publicUrl, logger }), logger);
+  const extractor = createExtractorPool();
+  const blobs = fileBlobStore(path.join(config.dataDir, "blobs"));
+  const stack = createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl });
+  stack.start();
+  opts.print(
+    `Osprey worker ${stack.worker.id} started: ${config.workerConcurrency} runs at once, queue ${queue.description}, database ${runtime.database.description}\n`,
+  );
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info("worker shutting down", { signal, drain_ms: config.shutdownTimeoutMs });
+    await stack.stop(config.shutdownTimeoutMs);
+    await Promise.allSettled([extractor.close(), queue.close()]);
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}

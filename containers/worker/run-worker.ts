@@ -1,0 +1,287 @@
+import type { Db } from "../../functions/db/db.ts";
+import type { Extractor } from "../../functions/fetch/ports.ts";
+import { newId } from "../../functions/lib/ids.ts";
+import type { Logger } from "../../functions/lib/logger.ts";
+import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";
+import { type FinishRun, runFinisher } from "../../functions/runs/finish.ts";
+import { type RunRow, runRepo } from "../../functions/runs/run.repo.ts";
+import { liveUrl } from "../../functions/runs/run.wire.ts";
+import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
+import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import { CREDITS_PER_STEP, isTerminal, type RunError, runError } from "../../schema/runs.ts";
+import { runAgent } from "../agent/agent.ts";
+import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
+import type { ModelProvider } from "../agent/model/types.ts";
+import type { RunBrowserPool } from "../browser/run-session.ts";
+import { taskOf } from "./run-task.ts";
+import { stepRecorder } from "./step-recorder.ts";
+
+export interface RunWorkerOptions {
+  db: Db;
+  queue: RunQueue;
+  notifier: RunNotifier;
+  browsers: RunBrowserPool;
+  /** Null when no model is configured: runs that reach the worker fail SERVICE_BUSY. */
+  model: ModelProvider | null;
+  extractor: Extractor;
+  blobs: BlobStore;
+  logger: Logger;
+  publicUrl: () => string;
+  /** Runs at once in this worker (each in its own browser context). Default 2. */
+  concurrency?: number;
+  /** How long a received run stays invisible to other workers unless extended. Default 30 s. */
+  leaseMs?: number;
+  /** Lease extension period. Default leaseMs / 3. */
+  heartbeatMs?: number;
+  /** Long-poll wait of one receive. Default 2 s. */
+  pollWaitMs?: number;
+  /** Attempts (crash-recovery retries included) before a run that never acted is failed. Default 3. */
+  maxAttempts?: number;
+  /** How often a running run's cancel flag is read. Default 1 s. */
+  cancelPollMs?: number;
+  /** Send a screenshot with each page state (vision models). */
+  vision?: boolean;
+  workerId?: string;
+}
+
+export interface RunWorker {
+  readonly id: string;
+  start(): void;
+  /** Stops receiving, lets in-flight runs finish for up to `drainMs`, then stops them (see handle). */
+  stop(drainMs: number): Promise<void>;
+  inflight(): number;
+}
+
+const SHUTDOWN = "shutdown";
+const CANCELLED = "cancelled";
+const LEASE_LOST = "lease_lost";
+
+/**
+ * The queue consumer that runs the agent (ARCHITECTURE.md, flow step 2). Per message: re-read the
+ * run (idempotent: a terminal run is acknowledged and skipped), take it (PENDING → RUNNING), keep
+ * the lease alive while the agent works, and finish with the one terminal transaction.
+ *
+ * Crash safety: a worker that dies stops extending its lease, so the message is delivered again
+ * once the lease lapses. The next worker finds the run RUNNING; if it had not acted on the page
+ * (`acted_at` unset) it is simply run again, otherwise it ends FAILED with a SYSTEM_FAILURE error
+ * (SERVICE_BUSY) rather than risk repeating a purchase or a form post.
+ */
+export function createRunWorker(opts: RunWorkerOptions): RunWorker {
+  const id = opts.workerId ?? newId("wrk");
+  const repo = runRepo(opts.db);
+  const finish: FinishRun = runFinisher({ repo, notifier: opts.notifier, publicUrl: opts.publicUrl });
+  const concurrency = opts.concurrency ?? 2;
+  const leaseMs = opts.leaseMs ?? 30_000;
+  const heartbeatMs = opts.heartbeatMs ?? Math.max(200, Math.floor(leaseMs / 3));
+  const pollWaitMs = opts.pollWaitMs ?? 2000;
+  const maxAttempts = opts.maxAttempts ?? 3;
+  const cancelPollMs = opts.cancelPollMs ?? 1000;
+  const log = opts.logger;
+  const inflight = new Map<Promise<void>, AbortController>();
+  const loopStop = new AbortController();
+  let wake: (() => void) | null = null;
+  let loopDone: Promise<void> | null = null;
+
+  const systemFailure = (message: string, retryAfter: number | null = null): RunError =>
+    runError("SERVICE_BUSY", message, { retryAfter });
+
+  async function handle(msg: ReceivedMessage, stop: AbortController): Promise<void> {
+    const runId = msg.body.run_id;
+    const row = await repo.get(runId);
+    if (!row || isTerminal(row.status)) return opts.queue.ack(msg);
+    if (row.cancelRequestedAt) {
+      await finish(runId, "CANCELLED", null, runError("CANCELLED", "The run was cancelled by the caller."));
+      return opts.queue.ack(msg);
+    }
+    if (row.actedAt) {
+      log.warn("run redelivered after its worker stopped mid-run; failing it", {
+        run_id: runId,
+        receive_count: msg.receiveCount,
+      });
+      await finish(
+        runId,
+        "FAILED",
+        null,
+        systemFailure(
+          "The worker running this run stopped unexpectedly after the agent had started acting on the page. It was not retried, so that no action is repeated; start a new run.",
+        ),
+      );
+      return opts.queue.ack(msg);
+    }
+    if (row.attempts >= maxAttempts) {
+      await finish(
+        runId,
+        "FAILED",
+        null,
+        systemFailure(`The run could not be completed in ${row.attempts} attempts; retry later.`, 30),
+      );
+      return opts.queue.ack(msg);
+    }
+    if (!opts.model) {
+      await finish(runId, "FAILED", null, systemFailure("No model is configured on the worker (OSPREY_LLM_* settings).", 60));
+      return opts.queue.ack(msg);
+    }
+    const started = await repo.start(runId, id);
+    if (!started) return opts.queue.ack(msg);
+    opts.notifier.notify(runId);
+    const outcome = await drive(started, msg, stop, opts.model);
+    if (outcome === null) return; // the lease was lost: another worker owns the run now
+    if (outcome === "requeue") {
+      if (await repo.requeue(runId)) {
+        opts.notifier.notify(runId);
+        return opts.queue.release(msg, 0);
+      }
+      const now = await repo.get(runId);
+      if (now && !isTerminal(now.status)) {
+        await finish(
+          runId,
+          "FAILED",
+          null,
+          systemFailure("The worker shut down while the run was in progress; start a new run.", 5),
+        );
+      }
+      return opts.queue.ack(msg);
+    }
+    if (outcome.status === "COMPLETED") await finish(runId, "COMPLETED", outcome.result, null);
+    else if (outcome.status === "CANCELLED")
+      await finish(runId, "CANCELLED", null, runError("CANCELLED", "The run was cancelled by the caller."));
+    else await finish(runId, "FAILED", null, outcome.error);
+    await opts.queue.ack(msg);
+  }
+
+  /** Runs the agent under the lease; null when the lease was lost, "requeue" for a shutdown before acting. */
+  async function drive(
+    row: RunRow,
+    msg: ReceivedMessage,
+    stop: AbortController,
+    model: ModelProvider,
+  ): Promise<AgentOutcome | "requeue" | null> {
+    const runId = row.id;
+    const heartbeat = setInterval(() => {
+      opts.queue.extend(msg, leaseMs).catch((err) => {
+        if (err instanceof LeaseLostError) {
+          log.warn("lost the lease of a run; stopping it here", { run_id: runId });
+          stop.abort(LEASE_LOST);
+        } else log.warn("lease extension failed", { run_id: runId, error: err });
+      });
+    }, heartbeatMs);
+    const cancelWatch = setInterval(() => {
+      repo
+        .get(runId)
+        .then((r) => {
+          if (r?.cancelRequestedAt && !stop.signal.aborted) stop.abort(CANCELLED);
+        })
+        .catch(() => {});
+    }, cancelPollMs);
+    let acted = false;
+    try {
+      let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
+      try {
+        session = await opts.browsers.open({ signal: stop.signal });
+      } catch (err) {
+        if (stop.signal.aborted)
+          return stop.signal.reason === SHUTDOWN ? "requeue" : stop.signal.reason === LEASE_LOST ? null : { status: "CANCELLED" };
+        log.error("could not open a browser for a run", { run_id: runId, error: err });
+        return { status: "FAILED", error: systemFailure(`No browser is available to run this: ${(err as Error).message}`, 30) };
+      }
+      try {
+        const url = liveUrl(opts.publicUrl(), row.liveToken);
+        if (url) await repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });
+        opts.notifier.notify(runId);
+        const recorder = stepRecorder({ repo, blobs: opts.blobs, notifier: opts.notifier, logger: log, row, session });
+        const outcome = await runAgent(
+          taskOf(row, { vision: opts.vision ?? false }),
+          { model, session, extractor: opts.extractor, logger: log },
+          {
+            signal: stop.signal,
+            beforeFirstAction: async () => {
+              acted = true;
+              await repo.markActed(runId);
+            },
+            onStep: async (step) => {
+              await recorder.record(step);
+              if (!(await repo.debit(runId, row.accountId, CREDITS_PER_STEP))) {
+                throw new RunAbort(
+                  runError(
+                    "INSUFFICIENT_CREDITS",
+                    "The account ran out of credits during the run; add credits and start a new run.",
+                  ),
+                );
+              }
+            },
+          },
+        );
+        if (stop.signal.reason === LEASE_LOST) return null;
+        if (stop.signal.reason === SHUTDOWN && !acted) return "requeue";
+        return outcome;
+      } finally {
+        await session.close();
+      }
+    } finally {
+      clearInterval(heartbeat);
+      clearInterval(cancelWatch);
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!loopStop.signal.aborted) {
+      if (inflight.size >= concurrency) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        continue;
+      }
+      let msgs: ReceivedMessage[];
+      try {
+        msgs = await opts.queue.receive({
+          max: concurrency - inflight.size,
+          waitMs: pollWaitMs,
+          leaseMs,
+          signal: loopStop.signal,
+        });
+      } catch (err) {
+        if (loopStop.signal.aborted) break;
+        log.error("queue receive failed", { error: err });
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      for (const msg of msgs) {
+        const stop = new AbortController();
+        const p: Promise<void> = handle(msg, stop)
+          .catch(async (err) => {
+            log.error("run handling failed", { run_id: msg.body.run_id, error: err });
+            await finish(msg.body.run_id, "FAILED", null, systemFailure("An internal error ended the run; retry.", 5)).catch(
+              () => null,
+            );
+            await opts.queue.ack(msg).catch(() => {});
+          })
+          .finally(() => {
+            inflight.delete(p);
+            wake?.();
+            wake = null;
+          });
+        inflight.set(p, stop);
+      }
+    }
+  }
+
+  return {
+    id,
+    start() {
+      loopDone ??= loop().catch((err) => log.error("worker loop crashed", { error: err }));
+    },
+    async stop(drainMs) {
+      loopStop.abort();
+      wake?.();
+      await loopDone;
+      const drained = Promise.allSettled([...inflight.keys()]);
+      const timer = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), drainMs).unref());
+      if ((await Promise.race([drained, timer])) === "timeout") {
+        log.warn("stopping runs still in flight after the drain period", { runs: inflight.size });
+        for (const stop of inflight.values()) stop.abort(SHUTDOWN);
+        await Promise.allSettled([...inflight.keys()]);
+      }
+    },
+    inflight: () => inflight.size,
+  };
+}

@@ -1,0 +1,90 @@
+import type { Logger } from "../../functions/lib/logger.ts";
+import type { RunRepo, RunRow } from "../../functions/runs/run.repo.ts";
+import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
+import { type BlobStore, contentKey } from "../../functions/storage/blob-store.ts";
+import { liveFrameKey } from "../../functions/surfaces/agent/live.ts";
+import type { AgentStep } from "../agent/agent.types.ts";
+import type { RunSession } from "../browser/run-session.ts";
+
+const LIVE_FRAME_QUALITY = 50;
+
+/** The purpose is stored in its own column; the args keep only what the action used. */
+const withoutPurpose = (args: Record<string, unknown>) => {
+  const { purpose: _purpose, ...rest } = args;
+  return rest;
+};
+
+/**
+ * Persists each agent step: its artifacts (per capture_config) in the blob store under content
+ * keys, the step row and counters, a PROGRESS event carrying the model's stated purpose, and a
+ * fresh live-view frame. Artifact and frame failures are logged, never fatal to the run.
+ */
+export function stepRecorder(deps: {
+  repo: RunRepo;
+  blobs: BlobStore;
+  notifier: RunNotifier;
+  logger: Logger;
+  row: RunRow;
+  session: RunSession;
+}) {
+  const runId = deps.row.id;
+  const put = async (data: Buffer | undefined): Promise<string | null> => {
+    if (!data) return null;
+    const key = contentKey(data);
+    try {
+      await deps.blobs.put(key, data);
+      return key;
+    } catch (err) {
+      deps.logger.warn("could not store a step artifact", { run_id: runId, error: err });
+      return null;
+    }
+  };
+
+  async function liveFrame(): Promise<void> {
+    try {
+      const page = deps.session.activePage();
+      const jpeg = await page.screenshot({ type: "jpeg", quality: LIVE_FRAME_QUALITY });
+      await deps.blobs.put(liveFrameKey(runId), Buffer.from(jpeg));
+    } catch (err) {
+      deps.logger.debug("live frame skipped", { run_id: runId, error: err });
+    }
+  }
+
+  return {
+    async record(step: AgentStep): Promise<void> {
+      const [screenshotKey, htmlKey, elementsKey] = await Promise.all([
+        put(step.screenshot),
+        put(step.html === undefined ? undefined : Buffer.from(step.html)),
+        put(step.elements === undefined ? undefined : Buffer.from(JSON.stringify(step.elements))),
+      ]);
+      await deps.repo.addStep(
+        {
+          runId,
+          step: step.step,
+          purpose: step.purpose,
+          action: { name: step.action.name, args: withoutPurpose(step.action.args) },
+          ok: step.ok,
+          message: step.message.slice(0, 4000),
+          url: step.url,
+          title: step.title,
+          screenshotKey,
+          htmlKey,
+          elementsKey,
+          modelMs: Math.round(step.modelMs),
+          actionMs: Math.round(step.actionMs),
+          captureMs: Math.round(step.captureMs),
+        },
+        step.usage,
+      );
+      await deps.repo.appendEvent(runId, "PROGRESS", {
+        purpose: step.purpose,
+        step: step.step,
+        action: step.action.name,
+        ok: step.ok,
+        url: step.url,
+      });
+      deps.notifier.notify(runId);
+      await liveFrame();
+    },
+  };
+}

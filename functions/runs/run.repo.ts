@@ -1,0 +1,241 @@
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { RunEntry, RunError, RunEventType, RunStatus, TerminalRunStatus } from "../../schema/runs.ts";
+import { accounts, runEvents, runSteps, runs, webhookDeliveries } from "../../schema/tables/index.ts";
+import type { Db } from "../db/db.ts";
+import { type PageRequest, pageOffset } from "../lib/pagination.ts";
+
+export type RunRow = typeof runs.$inferSelect;
+export type RunEventRow = typeof runEvents.$inferSelect;
+export type RunStepRow = typeof runSteps.$inferSelect;
+export type NewRunStep = typeof runSteps.$inferInsert;
+
+export const OPEN_STATUSES = ["PENDING", "RUNNING"] as const satisfies readonly RunStatus[];
+
+export interface NewRun {
+  id: string;
+  accountId: string;
+  keyId: string;
+  keyScope: string;
+  subUserId: string | null;
+  entry: RunEntry;
+  batchId: string | null;
+  request: Record<string, unknown>;
+  liveToken: string;
+}
+
+export interface RunListFilter {
+  accountId: string;
+  keyScope: string;
+  status?: RunStatus;
+  batchId?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+export interface TerminalWrite {
+  status: TerminalRunStatus;
+  result: unknown;
+  error: RunError | null;
+  /** Built by the caller from the final row (the GET /v1/runs/{id} shape): the COMPLETE event and webhook payload. */
+  completeEvent: (row: RunRow) => Record<string, unknown>;
+  webhook: (row: RunRow) => { id: string; url: string; eventType: string; payload: Record<string, unknown> } | null;
+}
+
+/**
+ * Runs, their events and steps. Status writes are guarded in SQL so a status only moves forward
+ * (schema/runs.ts): every transition names the statuses it may leave, and a write that finds the
+ * run elsewhere changes nothing and says so (returns null / false).
+ */
+export function runRepo(db: Db) {
+  return {
+    /**
+     * Inserts a PENDING run and its STARTED event, unless the account already has `maxOpen` runs
+     * that are not terminal: the account row is locked for the count, so two concurrent requests
+     * cannot both take the last slot. Returns the open count seen when refused.
+     */
+    async insertWithinCap(run: NewRun, maxOpen: number): Promise<{ ok: true; row: RunRow } | { ok: false; open: number }> {
+      return db.transaction(async (tx) => {
+        await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, run.accountId)).for("update");
+        const [c] = await tx
+          .select({ n: count() })
+          .from(runs)
+          .where(and(eq(runs.accountId, run.accountId), inArray(runs.status, OPEN_STATUSES)));
+        const open = c?.n ?? 0;
+        if (open >= maxOpen) return { ok: false as const, open };
+        const [row] = await tx
+          .insert(runs)
+          .values({ ...run, status: "PENDING" })
+          .returning();
+        if (!row) throw new Error("run insert returned no row");
+        await tx.insert(runEvents).values({ runId: row.id, type: "STARTED", data: {} });
+        return { ok: true as const, row };
+      });
+    },
+
+    async get(id: string): Promise<RunRow | null> {
+      const [row] = await db.select().from(runs).where(eq(runs.id, id));
+      return row ?? null;
+    },
+
+    /** A run as its owner sees it: another account's or another key scope's run is "not found". */
+    async getOwned(id: string, accountId: string, keyScope: string): Promise<RunRow | null> {
+      const [row] = await db
+        .select()
+        .from(runs)
+        .where(and(eq(runs.id, id), eq(runs.accountId, accountId), eq(runs.keyScope, keyScope)));
+      return row ?? null;
+    },
+
+    async getByLiveToken(token: string): Promise<RunRow | null> {
+      const [row] = await db.select().from(runs).where(eq(runs.liveToken, token));
+      return row ?? null;
+    },
+
+    async list(f: RunListFilter, p: PageRequest): Promise<{ rows: RunRow[]; total: number }> {
+      const where = and(
+        eq(runs.accountId, f.accountId),
+        eq(runs.keyScope, f.keyScope),
+        f.status ? eq(runs.status, f.status) : undefined,
+        f.batchId ? eq(runs.batchId, f.batchId) : undefined,
+        f.createdAfter ? gte(runs.createdAt, f.createdAfter) : undefined,
+        f.createdBefore ? lt(runs.createdAt, f.createdBefore) : undefined,
+      );
+      const [rows, [c]] = await Promise.all([
+        db.select().from(runs).where(where).orderBy(desc(runs.createdAt), desc(runs.id)).limit(p.limit).offset(pageOffset(p)),
+        db.select({ n: count() }).from(runs).where(where),
+      ]);
+      return { rows, total: c?.n ?? 0 };
+    },
+
+    /**
+     * A worker takes the run: PENDING → RUNNING, or RUNNING → RUNNING for a crash-recovery retry of
+     * a run that had not acted yet. Counts the attempt. Null when the run is terminal or had acted.
+     */
+    async start(id: string, workerId: string): Promise<RunRow | null> {
+      const [row] = await db
+        .update(runs)
+        .set({
+          status: "RUNNING",
+          workerId,
+          attempts: sql`${runs.attempts} + 1`,
+          startedAt: sql`coalesce(${runs.startedAt}, now())`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(runs.id, id), inArray(runs.status, OPEN_STATUSES), isNull(runs.actedAt)))
+        .returning();
+      return row ?? null;
+    },
+
+    /** Recorded before the first action that can change the page or the site: from here on a crash is not retried. */
+    async markActed(id: string): Promise<void> {
+      await db
+        .update(runs)
+        .set({ actedAt: sql`coalesce(${runs.actedAt}, now())`, updatedAt: sql`now()` })
+        .where(eq(runs.id, id));
+    },
+
+    /** Gives a RUNNING run that had not acted back to PENDING (worker shutdown before acting). */
+    async requeue(id: string): Promise<boolean> {
+      const [row] = await db
+        .update(runs)
+        .set({ status: "PENDING", workerId: null, updatedAt: sql`now()` })
+        .where(and(eq(runs.id, id), eq(runs.status, "RUNNING"), isNull(runs.actedAt)))
+        .returning({ id: runs.id });
+      return row !== undefined;
+    },
+
+    async requestCancel(id: string): Promise<RunRow | null> {
+      const [row] = await db
+        .update(runs)
+        .set({ cancelRequestedAt: sql`coalesce(${runs.cancelRequestedAt}, now())`, updatedAt: sql`now()` })
+        .where(and(eq(runs.id, id), inArray(runs.status, OPEN_STATUSES)))
+        .returning();
+      return row ?? null;
+    },
+
+    /**
+     * The terminal write: status, result or error, the COMPLETE event and the webhook outbox row,
+     * in one transaction, only from a non-terminal status. Null when the run was already terminal
+     * (nothing is written: the first terminal write wins).
+     */
+    async finish(id: string, w: TerminalWrite): Promise<RunRow | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(runs)
+          .set({
+            status: w.status,
+            result: w.result ?? null,
+            error: w.error,
+            finishedAt: sql`now()`,
+            updatedAt: sql`now()`,
+          })
+          .where(and(eq(runs.id, id), inArray(runs.status, OPEN_STATUSES)))
+          .returning();
+        if (!row) return null;
+        await tx.insert(runEvents).values({ runId: id, type: "COMPLETE", data: w.completeEvent(row) });
+        const hook = w.webhook(row);
+        if (hook) await tx.insert(webhookDeliveries).values({ ...hook, runId: id, accountId: row.accountId });
+        return row;
+      });
+    },
+
+    async appendEvent(runId: string, type: Exclude<RunEventType, "STARTED" | "COMPLETE">, data: Record<string, unknown>) {
+      await db.insert(runEvents).values({ runId, type, data });
+    },
+
+    async eventsAfter(runId: string, afterId: number): Promise<RunEventRow[]> {
+      return db
+        .select()
+        .from(runEvents)
+        .where(and(eq(runEvents.runId, runId), gt(runEvents.id, afterId)))
+        .orderBy(asc(runEvents.id));
+    },
+
+    /** Records a step and adds its counters to the run. */
+    async addStep(step: NewRunStep, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.insert(runSteps).values(step).onConflictDoNothing();
+        await tx
+          .update(runs)
+          .set({
+            steps: sql`greatest(${runs.steps}, ${step.step})`,
+            inputTokens: sql`${runs.inputTokens} + ${usage.inputTokens}`,
+            outputTokens: sql`${runs.outputTokens} + ${usage.outputTokens}`,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(runs.id, step.runId));
+      });
+    },
+
+    /** Takes `n` credits from the run's account for the run; false (nothing taken) when the balance is short. */
+    async debit(runId: string, accountId: string, n: number): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [acc] = await tx
+          .update(accounts)
+          .set({ creditBalance: sql`${accounts.creditBalance} - ${n}`, updatedAt: sql`now()` })
+          .where(and(eq(accounts.id, accountId), gte(accounts.creditBalance, n)))
+          .returning({ id: accounts.id });
+        if (!acc) return false;
+        await tx
+          .update(runs)
+          .set({ creditsUsed: sql`${runs.creditsUsed} + ${n}` })
+          .where(eq(runs.id, runId));
+        return true;
+      });
+    },
+
+    async steps(runId: string): Promise<RunStepRow[]> {
+      return db.select().from(runSteps).where(eq(runSteps.runId, runId)).orderBy(asc(runSteps.step));
+    },
+
+    async step(runId: string, n: number): Promise<RunStepRow | null> {
+      const [row] = await db
+        .select()
+        .from(runSteps)
+        .where(and(eq(runSteps.runId, runId), eq(runSteps.step, n)));
+      return row ?? null;
+    },
+  };
+}
+
+export type RunRepo = ReturnType<typeof runRepo>;

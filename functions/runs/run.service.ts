@@ -1,0 +1,273 @@
+import {
+  DEFAULT_MAX_DURATION_SECONDS,
+  isTerminal,
+  type RunEntry,
+  type RunStatus,
+  runError,
+  runMessage,
+} from "../../schema/runs.ts";
+import type { Db } from "../db/db.ts";
+import { AppError } from "../lib/app-error.ts";
+import { newId, randomBase62 } from "../lib/ids.ts";
+import type { Logger } from "../lib/logger.ts";
+import { type PageRequest, toPage } from "../lib/pagination.ts";
+import type { RunQueue } from "../queue/queue.ts";
+import type { AuthContext } from "../services/api-key.service.ts";
+import type { BlobStore } from "../storage/blob-store.ts";
+import { runFinisher } from "./finish.ts";
+import { type RunRow, runRepo } from "./run.repo.ts";
+import { type RunScreenshot, type RunWire, runToWire } from "./run.wire.ts";
+import type { RunNotifier } from "./run-notifier.ts";
+import { assertValidOutputSchema, checkRunEntitlements } from "./run-policy.ts";
+import type { RunRequest } from "./run-request.schema.ts";
+
+export interface RunServiceDeps {
+  db: Db;
+  queue: RunQueue;
+  notifier: RunNotifier;
+  blobs: BlobStore;
+  logger: Logger;
+  /** Environment variables still to set before a model can be used; non-empty refuses runs with 403. */
+  modelMissing: string[];
+  /** Base URL of this service as callers reach it (streaming URLs are built on it); read when needed. */
+  publicUrl: () => string;
+}
+
+/** How long /run waits beyond the run's own duration budget before answering with the run as it stands. */
+const BLOCKING_GRACE_MS = 120_000;
+/** How long POST /cancel waits for a running run to stop before answering. */
+const CANCEL_WAIT_MS = 10_000;
+
+function refuseUnavailableFeatures(body: RunRequest): void {
+  if (body.use_vault && body.credential_item_ids?.length) {
+    const conn = body.credential_item_ids[0]?.split(":")[1] ?? "";
+    throw new AppError("NOT_FOUND", `Vault connection ${conn} was not found: no password provider is connected to this account.`);
+  }
+  if (body.use_vault) {
+    throw new AppError(
+      "FORBIDDEN",
+      "use_vault is true but this account has no vault connection with enabled items; connect a password provider or send use_vault false.",
+    );
+  }
+  if (body.use_profile && body.profile_id !== undefined) {
+    throw new AppError("NOT_FOUND", `Browser Context Profile ${body.profile_id} was not found.`);
+  }
+  if (body.use_profile) {
+    throw new AppError("INVALID_INPUT", "use_profile is true but no default Browser Context Profile is set for this account.", {
+      details: [
+        { code: "custom", path: ["use_profile"], message: "no default Browser Context Profile is set", location: "body" },
+      ],
+    });
+  }
+  if (body.proxy_config) {
+    throw new AppError(
+      "FORBIDDEN",
+      "proxy_config cannot be honoured: this server has no proxy pool configured. Remove proxy_config to run from the server's own address.",
+    );
+  }
+}
+
+export function runService(deps: RunServiceDeps) {
+  const repo = runRepo(deps.db);
+  const finish = runFinisher({ repo, notifier: deps.notifier, publicUrl: deps.publicUrl });
+  const wire = (row: RunRow, screenshots?: RunScreenshot[]) => runToWire(row, deps.publicUrl(), screenshots);
+
+  /** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
+  function admit(auth: AuthContext, body: RunRequest): void {
+    assertValidOutputSchema(body);
+    checkRunEntitlements(auth.account, body);
+    if (deps.modelMissing.length > 0) {
+      throw new AppError(
+        "FORBIDDEN",
+        `The automation agent has no model configured on this server. Set ${deps.modelMissing.join(", ")} (OSPREY_LLM_PROVIDER is openai or anthropic; OSPREY_LLM_BASE_URL points at a compatible server) and restart.`,
+      );
+    }
+    refuseUnavailableFeatures(body);
+  }
+
+  const capMessage = (open: number, max: number) =>
+    `This account has ${open} pending runs, the maximum its plan allows is ${max}; wait for one to finish.`;
+
+  /** Inserts then enqueues (a queued id always has a row); a failed send fails the run, never leaves it PENDING. */
+  async function insertAndEnqueue(
+    auth: AuthContext,
+    body: RunRequest,
+    entry: RunEntry,
+    batchId: string | null,
+  ): Promise<{ ok: true; row: RunRow } | { ok: false; open: number }> {
+    const max = auth.account.limits.maxPendingRuns;
+    const inserted = await repo.insertWithinCap(
+      {
+        id: newId("run"),
+        accountId: auth.account.id,
+        keyId: auth.keyId,
+        keyScope: auth.scope,
+        subUserId: auth.subUserId,
+        entry,
+        batchId,
+        request: body as Record<string, unknown>,
+        liveToken: randomBase62(32),
+      },
+      max,
+    );
+    if (!inserted.ok) return inserted;
+    try {
+      await deps.queue.send(runMessage(inserted.row.id));
+    } catch (err) {
+      deps.logger.error("enqueue failed; failing the run", { run_id: inserted.row.id, error: err });
+      const failed = await finish(
+        inserted.row.id,
+        "FAILED",
+        null,
+        runError("SERVICE_BUSY", "The run could not be queued; retry shortly.", { retryAfter: 5 }),
+      );
+      return { ok: true, row: failed ?? inserted.row };
+    }
+    return inserted;
+  }
+
+  async function owned(auth: AuthContext, id: string): Promise<RunRow> {
+    const row = await repo.getOwned(id, auth.account.id, auth.scope);
+    if (!row) throw new AppError("NOT_FOUND", `No run with id ${id}.`);
+    return row;
+  }
+
+  async function screenshotsOf(row: RunRow): Promise<RunScreenshot[]> {
+    const out: RunScreenshot[] = [];
+    for (const s of await repo.steps(row.id)) {
+      if (!s.screenshotKey) continue;
+      const data = await deps.blobs.get(s.screenshotKey);
+      if (data) out.push({ step: s.step, url: s.url, media_type: "image/png", data: data.toString("base64") });
+    }
+    return out;
+  }
+
+  return {
+    repo,
+    admit,
+    finish,
+
+    /** /run, /run-async, /run-sse: admitted, inserted (within the pending-run cap), enqueued. */
+    async create(auth: AuthContext, body: RunRequest, entry: Exclude<RunEntry, "batch">): Promise<RunRow> {
+      admit(auth, body);
+      const created = await insertAndEnqueue(auth, body, entry, null);
+      if (!created.ok) throw new AppError("RATE_LIMIT_EXCEEDED", capMessage(created.open, auth.account.limits.maxPendingRuns));
+      return created.row;
+    },
+
+    /**
+     * /run-batch: every child is validated and admitted first (a failure there fails the whole
+     * batch with the 7.1 body); then each child is inserted and enqueued on its own, and a child
+     * that cannot be (the pending-run cap) is reported in its slot. No slot at all → 429.
+     */
+    async createBatch(auth: AuthContext, bodies: RunRequest[]) {
+      for (const b of bodies) admit(auth, b);
+      const batchId = newId("batch");
+      const slots: (
+        | { index: number; run_id: string; status: RunStatus }
+        | { index: number; run_id: null; error: { code: string; message: string } }
+      )[] = [];
+      let accepted = 0;
+      for (const [index, body] of bodies.entries()) {
+        const created = await insertAndEnqueue(auth, body, "batch", batchId);
+        if (created.ok) {
+          accepted++;
+          slots.push({ index, run_id: created.row.id, status: created.row.status as RunStatus });
+        } else {
+          if (accepted === 0 && index === 0) {
+            throw new AppError("RATE_LIMIT_EXCEEDED", capMessage(created.open, auth.account.limits.maxPendingRuns));
+          }
+          slots.push({
+            index,
+            run_id: null,
+            error: { code: "RATE_LIMIT_EXCEEDED", message: capMessage(created.open, auth.account.limits.maxPendingRuns) },
+          });
+        }
+      }
+      return { batch_id: batchId, accepted, rejected: bodies.length - accepted, runs: slots };
+    },
+
+    async get(auth: AuthContext, id: string, withScreenshots: boolean): Promise<RunWire> {
+      const row = await owned(auth, id);
+      return wire(row, withScreenshots ? await screenshotsOf(row) : undefined);
+    },
+
+    owned,
+    wire,
+    notifierWait: (id: string, ms: number, signal?: AbortSignal) => deps.notifier.wait(id, ms, signal),
+
+    async list(
+      auth: AuthContext,
+      filter: { status?: RunStatus; batch_id?: string; created_after?: Date; created_before?: Date },
+      page: PageRequest,
+    ) {
+      const { rows, total } = await repo.list(
+        {
+          accountId: auth.account.id,
+          keyScope: auth.scope,
+          status: filter.status,
+          batchId: filter.batch_id,
+          createdAfter: filter.created_after,
+          createdBefore: filter.created_before,
+        },
+        page,
+      );
+      return toPage(
+        rows.map((r) => wire(r)),
+        total,
+        page,
+      );
+    },
+
+    /**
+     * Spec 3.1: only /run-async, /run-sse (and batch) runs can be cancelled. A PENDING run ends
+     * CANCELLED at once; a RUNNING one is flagged and its worker stops it (this waits up to 10 s
+     * for that). A terminal run is returned as it is (cancel is idempotent).
+     */
+    async cancel(auth: AuthContext, id: string): Promise<RunWire> {
+      const row = await owned(auth, id);
+      if (row.entry === "run") {
+        throw new AppError(
+          "INVALID_INPUT",
+          "Runs created through POST /v1/automation/run are blocking and cannot be cancelled.",
+          {
+            details: [
+              { code: "not_cancellable", path: ["id"], message: "run was created through /v1/automation/run", location: "path" },
+            ],
+          },
+        );
+      }
+      if (isTerminal(row.status)) return wire(row);
+      await repo.requestCancel(id);
+      const cancelled = runError("CANCELLED", "The run was cancelled by the caller.");
+      if (row.status === "PENDING") {
+        const done = await finish(id, "CANCELLED", null, cancelled);
+        if (done) return wire(done);
+      }
+      deps.notifier.notify(id);
+      const until = Date.now() + CANCEL_WAIT_MS;
+      for (;;) {
+        const now = await repo.get(id);
+        if (!now || isTerminal(now.status) || Date.now() >= until) return wire(now ?? row);
+        await deps.notifier.wait(id, Math.min(500, until - Date.now()));
+      }
+    },
+
+    /** Waits until the run is terminal (or `maxMs` passes, or `signal` aborts) and returns it. */
+    async waitTerminal(id: string, maxMs: number, signal?: AbortSignal): Promise<RunRow> {
+      const until = Date.now() + maxMs;
+      for (;;) {
+        const row = await repo.get(id);
+        if (!row) throw new Error(`run ${id} vanished`);
+        if (isTerminal(row.status) || Date.now() >= until || signal?.aborted) return row;
+        await deps.notifier.wait(id, Math.min(1000, until - Date.now()), signal);
+      }
+    },
+
+    blockingBudgetMs(body: RunRequest): number {
+      return (body.agent_config?.max_duration_seconds ?? DEFAULT_MAX_DURATION_SECONDS) * 1000 + BLOCKING_GRACE_MS;
+    },
+  };
+}
+
+export type RunService = ReturnType<typeof runService>;

@@ -1,0 +1,90 @@
+import type { RunEntry, RunError, RunStatus } from "../../schema/runs.ts";
+import type { RunEventRow, RunRow } from "./run.repo.ts";
+
+export interface RunScreenshot {
+  step: number;
+  url: string;
+  media_type: "image/png";
+  /** Base64 of the PNG. */
+  data: string;
+}
+
+/**
+ * The run response (spec 2.1, 4.2): run_id, status, result, error, plus the fields the spec leaves
+ * "not shown" (4.8), designed after the peers' run objects: timestamps, the request's url and goal,
+ * how it was created, counters, usage and the live view URL. Screenshots only on request.
+ */
+export interface RunWire {
+  run_id: string;
+  status: RunStatus;
+  result: unknown;
+  error: RunError | null;
+  url: string;
+  goal: string;
+  entry: RunEntry;
+  batch_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  steps: number;
+  credits_used: number;
+  usage: { input_tokens: number; output_tokens: number };
+  streaming_url: string | null;
+  cancel_requested: boolean;
+  screenshots?: RunScreenshot[];
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const liveUrl = (publicUrl: string, token: string | null) =>
+  token ? `${publicUrl.replace(/\/$/, "")}/v1/live/${token}` : null;
+
+export function runToWire(row: RunRow, publicUrl: string, screenshots?: RunScreenshot[]): RunWire {
+  const req = row.request as { url?: string; goal?: string };
+  return {
+    run_id: row.id,
+    status: row.status as RunStatus,
+    result: row.status === "COMPLETED" ? (row.result ?? null) : null,
+    error: row.error ?? null,
+    url: req.url ?? "",
+    goal: req.goal ?? "",
+    entry: row.entry as RunEntry,
+    batch_id: row.batchId,
+    created_at: row.createdAt.toISOString(),
+    started_at: iso(row.startedAt),
+    finished_at: iso(row.finishedAt),
+    steps: row.steps,
+    credits_used: row.creditsUsed,
+    usage: { input_tokens: row.inputTokens, output_tokens: row.outputTokens },
+    streaming_url: liveUrl(publicUrl, row.liveToken),
+    cancel_requested: row.cancelRequestedAt !== null,
+    ...(screenshots ? { screenshots } : {}),
+  };
+}
+
+/** Spec 6.1: every event has type, run_id and timestamp; the stored data adds the type's fields. */
+export function eventToWire(e: RunEventRow): Record<string, unknown> {
+  return { type: e.type, run_id: e.runId, timestamp: e.createdAt.toISOString(), ...e.data };
+}
+
+/** The COMPLETE event's fields (spec 6.1): status, result and, on failure, error. */
+export const completeEventData = (row: RunRow): Record<string, unknown> => ({
+  status: row.status,
+  result: row.status === "COMPLETED" ? (row.result ?? null) : null,
+  error: row.error ?? null,
+});
+
+export const WEBHOOK_EVENT_TYPES = {
+  COMPLETED: "run.completed",
+  FAILED: "run.failed",
+  CANCELLED: "run.cancelled",
+} as const;
+
+/**
+ * Spec 6.2: the webhook payload is the run in the GET /v1/runs/{id} shape, never with screenshots,
+ * wrapped the Standard Webhooks way: {type, timestamp, data}.
+ */
+export function webhookPayload(row: RunRow, publicUrl: string): Record<string, unknown> {
+  const type = WEBHOOK_EVENT_TYPES[row.status as keyof typeof WEBHOOK_EVENT_TYPES] ?? "run.updated";
+  return { type, timestamp: (row.finishedAt ?? new Date()).toISOString(), data: runToWire(row, publicUrl) };
+}

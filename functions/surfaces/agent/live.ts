@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { isTerminal } from "../../../schema/runs.ts";
+import type { AppEnv } from "../../http/app-env.ts";
+import { AppError } from "../../lib/app-error.ts";
+import type { RunRepo, RunRow } from "../../runs/run.repo.ts";
+import type { BlobStore } from "../../storage/blob-store.ts";
+
+/** Where the worker keeps the newest frame of a run's browser for the live view. */
+export const liveFrameKey = (runId: string) => `live_${runId}`;
+
+/** The live view stays readable this long after the run ends (then 404). */
+const LIVE_AFTER_END_MS = 3_600_000;
+
+const TOKEN = /^[A-Za-z0-9]{32}$/;
+
+/**
+ * The STREAMING_URL (spec 6.1): /v1/live/{token}, a page that shows the run's browser as it works
+ * (the newest frame, refreshed every second, and the agent's latest purpose). The unguessable
+ * token (32 base62 characters, ~190 bits) is the credential, like the peers' debugger URLs, so the
+ * page can be opened in a browser without an API key; it stops working an hour after the run ends.
+ */
+export function mountLiveView(app: OpenAPIHono<AppEnv>, deps: { repo: RunRepo; blobs: BlobStore }): void {
+  const find = async (token: string): Promise<RunRow> => {
+    const row = TOKEN.test(token) ? await deps.repo.getByLiveToken(token) : null;
+    const expired = row?.finishedAt && Date.now() - row.finishedAt.getTime() > LIVE_AFTER_END_MS;
+    if (!row || expired) throw new AppError("NOT_FOUND", "No live view at this address (it may have expired).");
+    return row;
+  };
+
+  app.get("/v1/live/:token", async (c) => {
+    const row = await find(c.req.param("token"));
+    const nonce = randomBytes(16).toString("base64");
+    c.header(
+      "content-security-policy",
+      `default-src 'none'; img-src 'self'; connect-src 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'`,
+    );
+    c.header("referrer-policy", "no-referrer");
+    c.header("cache-control", "no-store");
+    return c.html(livePage(row.id, nonce));
+  });
+
+  app.get("/v1/live/:token/frame", async (c) => {
+    const row = await find(c.req.param("token"));
+    const frame = await deps.blobs.get(liveFrameKey(row.id));
+    if (!frame) throw new AppError("NOT_FOUND", "No frame yet: the run has not opened its browser.");
+    return c.body(new Uint8Array(frame), 200, { "content-type": "image/jpeg", "cache-control": "no-store" });
+  });
+
+  app.get("/v1/live/:token/state", async (c) => {
+    const row = await find(c.req.param("token"));
+    const last = row.steps > 0 ? await deps.repo.step(row.id, row.steps) : null;
+    c.header("cache-control", "no-store");
+    return c.json({
+      run_id: row.id,
+      status: row.status,
+      finished: isTerminal(row.status),
+      steps: row.steps,
+      purpose: last?.purpose ?? null,
+      url: last?.url ?? null,
+    });
+  });
+}
+
+function livePage(runId: string, nonce: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Osprey live view · ${runId}</title>
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<style nonce="${nonce}">body{margin:0;font:14px system-ui,sans-serif;background:#111;color:#eee}header{padding:8px 12px;display:flex;gap:16px;align-items:center}
+#status{font-weight:600}#purpose{opacity:.8;flex:1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}img{display:block;max-width:100%;margin:0 auto;background:#222}</style>
+</head><body><header><span id="status">…</span><span id="purpose"></span><span id="steps"></span></header><img id="frame" alt="The run's browser">
+<script nonce="${nonce}">
+const base = location.pathname.replace(/\\/$/, "");
+const img = document.getElementById("frame");
+async function tick() {
+  try {
+    const s = await (await fetch(base + "/state", { cache: "no-store" })).json();
+    document.getElementById("status").textContent = s.status;
+    document.getElementById("purpose").textContent = s.purpose ?? "";
+    document.getElementById("steps").textContent = s.steps + " steps";
+    img.src = base + "/frame?t=" + Date.now();
+    if (s.finished) return;
+  } catch {}
+  setTimeout(tick, 1000);
+}
+tick();
+</script></body></html>`;
+}

@@ -1,0 +1,143 @@
+import { createModelProvider } from "../../containers/agent/model/create-provider.ts";
+import { createRunBrowserPool } from "../../containers/browser/run-browser.ts";
+import type { RunBrowserPool } from "../../containers/browser/run-session.ts";
+import { deadLetterFailsRun } from "../../containers/local/run-stack.ts";
+import { createRunWorker, type RunWorker, type RunWorkerOptions } from "../../containers/worker/run-worker.ts";
+import type { ModelConfig } from "../../functions/config/model-settings.ts";
+import type { Db } from "../../functions/db/db.ts";
+import { inlineExtractor } from "../../functions/extract/pool.ts";
+import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
+import { createPgQueue } from "../../functions/queue/pg-queue.ts";
+import type { RunQueue } from "../../functions/queue/queue.ts";
+import { createRunNotifier, type RunNotifier } from "../../functions/runs/run-notifier.ts";
+import { type BlobStore, memoryBlobStore } from "../../functions/storage/blob-store.ts";
+import type { Plan } from "../../schema/plans.ts";
+import { createTestContext, type TestContext } from "./app.ts";
+import { type AgentFixtureSite, startFixtureSite } from "./fixture-site.ts";
+import { type Protocol, type Script, type ScriptedModel, startScriptedModel } from "./scripted-model.ts";
+import { CHROME } from "./test-session.ts";
+
+export const PUBLIC_URL = "http://127.0.0.1:8787";
+
+export interface RunHarness {
+  ctx: TestContext;
+  db: Db;
+  site: AgentFixtureSite;
+  model: ScriptedModel;
+  queue: RunQueue;
+  notifier: RunNotifier;
+  blobs: BlobStore;
+  browsers: RunBrowserPool;
+  modelConfig: ModelConfig;
+  /** Starts an in-process worker (stopped by close()). */
+  startWorker(overrides?: Partial<RunWorkerOptions>): RunWorker;
+  /** An account on `plan` with `credits` and one key. */
+  newKey(opts?: { plan?: Plan; entitlements?: string[]; credits?: number }): Promise<{ key: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+const hostOf = (url: string) => {
+  const u = new URL(url);
+  return { host: u.hostname, port: Number(u.port) };
+};
+
+/**
+ * Everything a run needs, real: the app over `db`, the Postgres queue, a Chromium pool allowed to
+ * reach the fixture site (and only it), the scripted model server behind the real provider, and
+ * workers on demand.
+ */
+export async function startRunHarness(
+  db: Db,
+  opts: { protocol?: Protocol; script?: Script; logger?: Logger; heartbeatMs?: number } = {},
+): Promise<RunHarness> {
+  const logger = opts.logger ?? silentLogger;
+  const [site, model] = await Promise.all([startFixtureSite(), startScriptedModel(opts.script ?? [])]);
+  const protocol = opts.protocol ?? "openai";
+  const modelConfig: ModelConfig = {
+    provider: protocol,
+    baseUrl: protocol === "openai" ? model.openaiBaseUrl : model.anthropicBaseUrl,
+    model: "scripted-1",
+    apiKey: model.apiKey,
+  };
+  const notifier = createRunNotifier();
+  const blobs = memoryBlobStore();
+  const publicUrl = () => PUBLIC_URL;
+  const queue = createPgQueue({
+    db,
+    maxReceives: 5,
+    pollIntervalMs: 50,
+    onDeadLetter: deadLetterFailsRun({ db, notifier, publicUrl, logger }),
+  });
+  const browsers = createRunBrowserPool({
+    executablePath: CHROME,
+    maxConcurrency: 3,
+    allowPrivateHosts: [hostOf(site.url), hostOf(site.origin2Url)],
+    logger,
+  });
+  const ctx = createTestContext(db, {
+    logger,
+    runs: { queue, notifier, blobs, model: modelConfig, publicUrl: PUBLIC_URL, heartbeatMs: opts.heartbeatMs },
+  });
+  const workers: RunWorker[] = [];
+  return {
+    ctx,
+    db,
+    site,
+    model,
+    queue,
+    notifier,
+    blobs,
+    browsers,
+    modelConfig,
+    startWorker(overrides = {}) {
+      const provider = createModelProvider(modelConfig, {
+        logger,
+        timeoutMs: 20_000,
+        maxRetries: 1,
+        baseDelayMs: 5,
+        maxDelayMs: 20,
+      });
+      const worker = createRunWorker({
+        db,
+        queue,
+        notifier,
+        browsers,
+        model: provider,
+        extractor: inlineExtractor,
+        blobs,
+        logger,
+        publicUrl,
+        concurrency: 2,
+        leaseMs: 5_000,
+        pollWaitMs: 200,
+        cancelPollMs: 100,
+        ...overrides,
+      });
+      worker.start();
+      workers.push(worker);
+      return worker;
+    },
+    async newKey({ plan = "pro", entitlements = [], credits = 1000 } = {}) {
+      const { key, accountId } = await ctx.newKey({ plan, entitlements });
+      if (credits > 0) await ctx.services.accounts.addCredits(accountId, credits);
+      return { key, accountId };
+    },
+    async close() {
+      await Promise.allSettled(workers.map((w) => w.stop(2000)));
+      await Promise.allSettled([browsers.close(), site.close(), model.close(), queue.close()]);
+    },
+  };
+}
+
+/** Reads an SSE response to its end: the parsed `data:` events, in order. */
+export async function readSse(res: Response): Promise<Record<string, unknown>[]> {
+  const text = await res.text();
+  const events: Record<string, unknown>[] = [];
+  for (const block of text.split("\n\n")) {
+    const line = block.trim();
+    if (!line) continue;
+    if (!line.startsWith("data: ")) throw new Error(`not an SSE data line: ${line}`);
+    events.push(JSON.parse(line.slice(6)) as Record<string, unknown>);
+  }
+  return events;
+}

@@ -1,0 +1,224 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isExecutable } from "../../containers/browser/chromium-process.ts";
+import type { RunWorker } from "../../containers/worker/run-worker.ts";
+import { webhookDeliveries } from "../../schema/tables/index.ts";
+import type { ScriptStep } from "../agent/loop/harness.ts";
+import { call, idx, sequence, stateText } from "../agent/loop/harness.ts";
+import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { LOGIN } from "../helpers/fixture-site.ts";
+import { PUBLIC_URL, type RunHarness, readSse, startRunHarness } from "../helpers/run-harness.ts";
+import { CHROME } from "../helpers/test-session.ts";
+
+/**
+ * Spec 4.2, 6.1, 3.1: whole runs through every entry point, against the fixture site, real
+ * Chromium, the Postgres queue and an in-process worker; the scripted model finds each element it
+ * needs in the page state it is sent.
+ */
+
+const login: ScriptStep[] = [
+  (t) => call("type", { index: idx(t, /Email \[(\d+) textbox:email/), text: LOGIN.email }),
+  (t) => call("type", { index: idx(t, /Password \[(\d+) textbox:password/), text: LOGIN.password }),
+  (t) => call("click", { index: idx(t, /\[(\d+) button\]Sign in/) }),
+  (t) => {
+    if (!stateText(t).includes("Welcome, Ada")) throw new Error("not logged in");
+    return call("done", { success: true, result: { greeting: "Welcome, Ada", account: 4711 } });
+  },
+];
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in these tests
+type Json = Record<string, any>;
+
+describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end to end on $driver", ({ open }) => {
+  let database: TestDatabase;
+  let h: RunHarness;
+  let worker: RunWorker;
+  let key: string;
+  let accountId: string;
+  let errors: string[];
+
+  beforeAll(async () => {
+    database = await open();
+    h = await startRunHarness(database.db, { heartbeatMs: 300 });
+    worker = h.startWorker();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.dispose();
+  });
+  beforeEach(async () => {
+    errors = [];
+    ({ key, accountId } = await h.newKey());
+  });
+
+  const body = (extra: Json = {}) => ({ url: `${h.site.url}/login`, goal: "Sign in and tell me the greeting", ...extra });
+
+  it("POST /v1/automation/run blocks until COMPLETED and returns the result", async () => {
+    h.model.setScript(sequence(login, errors));
+    const res = await h.ctx.postJson(key, "/v1/automation/run", body());
+    const run = (await res.json()) as Json;
+    expect(errors).toEqual([]);
+    expect(res.status).toBe(200);
+    expect(run).toMatchObject({
+      status: "COMPLETED",
+      result: { greeting: "Welcome, Ada", account: 4711 },
+      error: null,
+      entry: "run",
+      steps: 4,
+      credits_used: 4,
+      usage: { input_tokens: 400, output_tokens: 40 },
+    });
+    expect(run.run_id).toMatch(/^run_/);
+    expect(run.streaming_url).toMatch(new RegExp(`^${PUBLIC_URL}/v1/live/[A-Za-z0-9]{32}$`));
+    expect(Date.parse(run.finished_at)).toBeGreaterThanOrEqual(Date.parse(run.started_at));
+    // The same run through GET, and its steps.
+    const got = (await (await h.ctx.call(key, `/v1/runs/${run.run_id}`)).json()) as Json;
+    expect(got).toEqual(run);
+    const steps = (await (await h.ctx.call(key, `/v1/runs/${run.run_id}/steps`)).json()) as Json;
+    expect(steps.steps.map((s: Json) => s.action.name)).toEqual(["type", "type", "click", "done"]);
+    expect(steps.steps.every((s: Json) => s.purpose.length > 0)).toBe(true);
+    expect(JSON.stringify(steps)).not.toContain(LOGIN.password);
+    const account = (await (await h.ctx.call(key, "/v1/account")).json()) as Json;
+    expect(account.credit_balance).toBe(1000 - 4);
+  });
+
+  it("/run-sse streams STARTED, STREAMING_URL, one PROGRESS per step with its purpose, and COMPLETE last", async () => {
+    h.model.setScript(sequence(login, errors));
+    const res = await h.ctx.postJson(key, "/v1/automation/run-sse", body());
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events = await readSse(res);
+    expect(errors).toEqual([]);
+    const types = events.map((e) => e.type).filter((t) => t !== "HEARTBEAT");
+    expect(types).toEqual(["STARTED", "STREAMING_URL", "PROGRESS", "PROGRESS", "PROGRESS", "PROGRESS", "COMPLETE"]);
+    const runId = events[0]?.run_id;
+    for (const e of events) {
+      expect(e.run_id).toBe(runId);
+      expect(Date.parse(String(e.timestamp))).not.toBeNaN();
+    }
+    const progress = events.filter((e) => e.type === "PROGRESS");
+    expect(progress.map((e) => e.purpose)).toEqual([
+      "type for the test",
+      "type for the test",
+      "click for the test",
+      "done for the test",
+    ]);
+    expect(events.find((e) => e.type === "STREAMING_URL")?.streaming_url).toMatch(/\/v1\/live\/[A-Za-z0-9]{32}$/);
+    expect(events.at(-1)).toMatchObject({
+      type: "COMPLETE",
+      status: "COMPLETED",
+      result: { greeting: "Welcome, Ada" },
+      error: null,
+    });
+  });
+
+  it("/run-async returns a PENDING run at once; polling GET reaches COMPLETED; screenshots=base64 adds PNGs", async () => {
+    h.model.setScript(sequence(login, errors));
+    const res = await h.ctx.postJson(
+      key,
+      "/v1/automation/run-async",
+      body({ capture_config: { screenshots: true, html: true } }),
+    );
+    expect(res.status).toBe(200);
+    const accepted = (await res.json()) as Json;
+    expect(accepted).toMatchObject({ status: "PENDING", result: null, error: null, entry: "async", steps: 0 });
+    await h.ctx.runs.service.waitTerminal(accepted.run_id, 60_000);
+    const plain = (await (await h.ctx.call(key, `/v1/runs/${accepted.run_id}`)).json()) as Json;
+    expect(plain.status).toBe("COMPLETED");
+    expect(plain.screenshots).toBeUndefined();
+    const withShots = (await (await h.ctx.call(key, `/v1/runs/${accepted.run_id}?screenshots=base64`)).json()) as Json;
+    expect(withShots.screenshots).toHaveLength(4);
+    expect(Buffer.from(withShots.screenshots[0].data, "base64").subarray(0, 4).toString("hex")).toBe("89504e47");
+    const shot = await h.ctx.call(key, `/v1/runs/${accepted.run_id}/steps/3/screenshot`);
+    expect(shot.status).toBe(200);
+    expect(shot.headers.get("content-type")).toBe("image/png");
+    const html = await h.ctx.call(key, `/v1/runs/${accepted.run_id}/steps/3/html`);
+    expect(await html.text()).toContain("Welcome, Ada");
+    const noElements = await h.ctx.call(key, `/v1/runs/${accepted.run_id}/steps/3/elements`);
+    expect(noElements.status).toBe(404);
+    expect(((await noElements.json()) as Json).error.code).toBe("NOT_FOUND");
+    expect((await h.ctx.call(key, `/v1/runs/${accepted.run_id}/steps/9/html`)).status).toBe(404);
+  });
+
+  it("the live view answers without a key while the token is right, and 404 otherwise", async () => {
+    h.model.setScript(sequence(login, errors));
+    const run = (await (await h.ctx.postJson(key, "/v1/automation/run", body())).json()) as Json;
+    const path = new URL(run.streaming_url).pathname;
+    const page = await h.ctx.app.request(path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await page.text()).toContain(run.run_id);
+    const state = (await (await h.ctx.app.request(`${path}/state`)).json()) as Json;
+    expect(state).toMatchObject({ status: "COMPLETED", finished: true, steps: 4 });
+    const frame = await h.ctx.app.request(`${path}/frame`);
+    expect(frame.headers.get("content-type")).toBe("image/jpeg");
+    expect((await h.ctx.app.request(`${path.slice(0, -1)}X`)).status).toBe(404);
+  });
+
+  it("cancels a running /run-async run: it ends CANCELLED with the CANCELLED error, and a webhook row is written", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    h.model.setScript(async (t) => {
+      if (t.turn > 0) await gate;
+      return call("wait_for", { seconds: 1 });
+    });
+    const accepted = (await (
+      await h.ctx.postJson(key, "/v1/automation/run-async", body({ webhook_url: "https://hooks.example.com/x" }))
+    ).json()) as Json;
+    // Wait until the worker holds it.
+    for (let i = 0; i < 100; i++) {
+      const r = await h.ctx.runs.service.repo.get(accepted.run_id);
+      if (r?.status === "RUNNING") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const res = await h.ctx.call(key, `/v1/runs/${accepted.run_id}/cancel`, { method: "POST" });
+    release();
+    const cancelled = (await res.json()) as Json;
+    expect(res.status).toBe(200);
+    expect(cancelled).toMatchObject({
+      status: "CANCELLED",
+      result: null,
+      error: { code: "CANCELLED", category: null },
+      cancel_requested: true,
+    });
+    // The terminal transaction wrote the webhook outbox row with the GET shape.
+    const [delivery] = await h.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.runId, accepted.run_id));
+    expect(delivery).toMatchObject({ url: "https://hooks.example.com/x", eventType: "run.cancelled", status: "pending" });
+    expect(delivery?.payload).toMatchObject({ type: "run.cancelled", data: { run_id: accepted.run_id, status: "CANCELLED" } });
+    // Idempotent.
+    const again = (await (await h.ctx.call(key, `/v1/runs/${accepted.run_id}/cancel`, { method: "POST" })).json()) as Json;
+    expect(again.status).toBe("CANCELLED");
+  });
+
+  it("cancelling a /run run is refused: 400 INVALID_INPUT", async () => {
+    h.model.setScript(sequence(login, errors));
+    const run = (await (await h.ctx.postJson(key, "/v1/automation/run", body())).json()) as Json;
+    const res = await h.ctx.call(key, `/v1/runs/${run.run_id}/cancel`, { method: "POST" });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Json).error).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringMatching(/cannot be cancelled/),
+    });
+  });
+
+  it("run ids of another account or key scope are 404", async () => {
+    h.model.setScript(sequence(login, errors));
+    const run = (await (await h.ctx.postJson(key, "/v1/automation/run", body())).json()) as Json;
+    const other = await h.newKey();
+    for (const path of [`/v1/runs/${run.run_id}`, `/v1/runs/${run.run_id}/steps`, `/v1/runs/${run.run_id}/steps/1/screenshot`]) {
+      const res = await h.ctx.call(other.key, path);
+      expect(res.status).toBe(404);
+    }
+    const cancel = await h.ctx.call(other.key, `/v1/runs/${run.run_id}/cancel`, { method: "POST" });
+    expect(cancel.status).toBe(404);
+    // An MCP-scoped key of the same account does not see REST runs.
+    const mcp = await h.ctx.services.apiKeys.create({ accountId, scope: "mcp" });
+    expect((await h.ctx.call(mcp.key, `/v1/runs/${run.run_id}`)).status).toBe(404);
+  });
+
+  it("keeps worker state clean", () => {
+    expect(worker.inflight()).toBe(0);
+  });
+});
