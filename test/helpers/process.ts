@@ -204,3 +204,38 @@ export function tempDir(prefix = "osprey-test-"): { dir: string; cleanup(): void
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+export interface RunningWorker {
+  pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** `osprey worker` in its own process; resolves once it printed that it started. */
+export async function startWorkerProcess(env: Env, { timeoutMs = 45_000 } = {}): Promise<RunningWorker> {
+  const child = spawnCli(["worker"], env);
+  const output = collect(child);
+  const exited = waitForExit(child);
+  exited.catch(() => {});
+  const deadline = Date.now() + timeoutMs;
+  while (!/worker \S+ started/.test(output.stdout())) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`worker exited before starting\nstdout: ${output.stdout()}\nstderr: ${output.stderr()}`);
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`worker did not start in ${timeoutMs} ms\nstderr: ${output.stderr()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    pid: child.pid ?? 0,
+    stdout: output.stdout,
+    stderr: output.stderr,
+    exited,
+    kill: (signal) => child.kill(signal),
+  };
+}

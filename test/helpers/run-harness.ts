@@ -48,7 +48,14 @@ const hostOf = (url: string) => {
  */
 export async function startRunHarness(
   db: Db,
-  opts: { protocol?: Protocol; script?: Script; logger?: Logger; heartbeatMs?: number } = {},
+  opts: {
+    protocol?: Protocol;
+    script?: Script;
+    logger?: Logger;
+    heartbeatMs?: number;
+    /** Replaces the default Postgres queue (e.g. the SQS adapter); built from the harness's notifier and publicUrl. */
+    queue?: (deps: { notifier: RunNotifier; publicUrl: () => string; logger: Logger }) => RunQueue;
+  } = {},
 ): Promise<RunHarness> {
   const logger = opts.logger ?? silentLogger;
   const [site, model] = await Promise.all([startFixtureSite(), startScriptedModel(opts.script ?? [])]);
@@ -62,12 +69,14 @@ export async function startRunHarness(
   const notifier = createRunNotifier();
   const blobs = memoryBlobStore();
   const publicUrl = () => PUBLIC_URL;
-  const queue = createPgQueue({
-    db,
-    maxReceives: 5,
-    pollIntervalMs: 50,
-    onDeadLetter: deadLetterFailsRun({ db, notifier, publicUrl, logger }),
-  });
+  const queue =
+    opts.queue?.({ notifier, publicUrl, logger }) ??
+    createPgQueue({
+      db,
+      maxReceives: 5,
+      pollIntervalMs: 50,
+      onDeadLetter: deadLetterFailsRun({ db, notifier, publicUrl, logger }),
+    });
   const browsers = createRunBrowserPool({
     executablePath: CHROME,
     maxConcurrency: 3,

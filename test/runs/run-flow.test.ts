@@ -218,6 +218,76 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end t
     expect((await h.ctx.call(mcp.key, `/v1/runs/${run.run_id}`)).status).toBe(404);
   });
 
+  it("a run that exhausts the account's credits mid-way ends FAILED with INSUFFICIENT_CREDITS (BILLING_FAILURE)", async () => {
+    const poor = await h.newKey({ credits: 2 });
+    h.model.setScript(sequence(login, errors));
+    const run = (await (await h.ctx.postJson(poor.key, "/v1/automation/run", body())).json()) as Json;
+    expect(run).toMatchObject({
+      status: "FAILED",
+      result: null,
+      error: { code: "INSUFFICIENT_CREDITS", category: "BILLING_FAILURE", retry_after: null },
+      credits_used: 2,
+    });
+    const account = (await (await h.ctx.call(poor.key, "/v1/account")).json()) as Json;
+    expect(account.credit_balance).toBe(0);
+    // Before acceptance the same situation is a 403.
+    const refused = await h.ctx.postJson(poor.key, "/v1/automation/run-async", body());
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as Json).error).toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringMatching(/credits/),
+    });
+  });
+
+  it("a bot-challenge start page ends FAILED with SITE_BLOCKED", async () => {
+    h.model.setScript(() => call("done", { success: true, result: {} }));
+    const run = (await (
+      await h.ctx.postJson(key, "/v1/automation/run", { url: `${h.site.url}/challenge`, goal: "Read the page" })
+    ).json()) as Json;
+    expect(run).toMatchObject({ status: "FAILED", error: { code: "SITE_BLOCKED", category: "AGENT_FAILURE" } });
+  });
+
+  it("the step budget (beta max_steps) ends FAILED with MAX_STEPS_EXCEEDED", async () => {
+    const beta = await h.newKey({ entitlements: ["beta"] });
+    h.model.setScript(() => call("scroll", { direction: "down" }));
+    const run = (await (
+      await h.ctx.postJson(beta.key, "/v1/automation/run", { ...body(), agent_config: { max_steps: 2 } })
+    ).json()) as Json;
+    expect(run).toMatchObject({ status: "FAILED", steps: 2, error: { code: "MAX_STEPS_EXCEEDED", category: "AGENT_FAILURE" } });
+  });
+
+  it("output_schema: a result that matches is COMPLETED; one that never matches is FAILED TASK_FAILED after one re-ask", async () => {
+    const schema = {
+      type: "object",
+      properties: { account: { type: "integer" } },
+      required: ["account"],
+      additionalProperties: false,
+    };
+    h.model.setScript(() => call("done", { success: true, result: { account: 4711 } }));
+    const ok = (await (await h.ctx.postJson(key, "/v1/automation/run", { ...body(), output_schema: schema })).json()) as Json;
+    expect(ok).toMatchObject({ status: "COMPLETED", result: { account: 4711 } });
+    h.model.turns.length = 0;
+    h.model.setScript(() => call("done", { success: true, result: { account: "forty-seven" } }));
+    const bad = (await (await h.ctx.postJson(key, "/v1/automation/run", { ...body(), output_schema: schema })).json()) as Json;
+    expect(bad).toMatchObject({ status: "FAILED", result: null, error: { code: "TASK_FAILED" } });
+    expect(h.model.turns).toHaveLength(2);
+  });
+
+  it("/run-batch starts each child as its own cancellable run, listed by batch_id", async () => {
+    h.model.setScript(() => call("done", { success: true, result: { ok: true } }));
+    const res = await h.ctx.postJson(key, "/v1/automation/run-batch", { runs: [body(), body({ goal: "Second" })] });
+    expect(res.status).toBe(200);
+    const batch = (await res.json()) as Json;
+    expect(batch).toMatchObject({ accepted: 2, rejected: 0 });
+    for (const slot of batch.runs) await h.ctx.runs.service.waitTerminal(slot.run_id, 60_000);
+    const list = (await (await h.ctx.call(key, `/v1/runs?batch_id=${batch.batch_id}`)).json()) as Json;
+    expect(list.total).toBe(2);
+    expect(list.items.map((r: Json) => [r.entry, r.status])).toEqual([
+      ["batch", "COMPLETED"],
+      ["batch", "COMPLETED"],
+    ]);
+  });
+
   it("keeps worker state clean", () => {
     expect(worker.inflight()).toBe(0);
   });
