@@ -5,6 +5,10 @@
 import { apiBench } from "./api.bench.ts";
 
 const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = {
+  agent: {
+    describe: "agent page-state size against Browser Use on real pages, and per-step overhead without the model",
+    run: () => import("./agent.bench.ts").then((m) => m.agentBench()),
+  },
   api: { describe: "per-request overhead of auth, routing and errors (in process, PGlite)", run: apiBench },
   extraction: { describe: "extraction quality", run: () => import("./extraction.bench.ts").then((m) => m.extractionBench()) },
   "fetch-load": {
