@@ -131,7 +131,9 @@ describe.skipIf(!TEST_DATABASE_URL || !isExecutable(CHROME))("crash recovery: ki
     expect(recoveredInMs).toBeLessThan((LEASE_SECONDS + 4) * 1000);
     const got = (await (await ctx.call(key, `/v1/runs/${id}`)).json()) as Json;
     expect(got).toMatchObject({ status: "FAILED", error: { code: "SERVICE_BUSY", category: "SYSTEM_FAILURE" } });
-    console.log(`crash recovery (acted): run ${id} failed ${recoveredInMs} ms after kill -9 (lease ${LEASE_SECONDS} s)`);
+    process.stdout.write(
+      `crash recovery (acted): run ${id} failed ${recoveredInMs} ms after kill -9 (lease ${LEASE_SECONDS} s)\n`,
+    );
   }, 90_000);
 
   it("a run killed before it acted is retried by the next worker and completes", async () => {
