@@ -32,7 +32,49 @@ describe("parseConfig", () => {
       shutdownTimeoutMs: 10_000,
       chromePath: null,
       model: null,
+      modelVision: false,
+      publicUrl: null,
+      queue: { kind: "postgres" },
+      worker: true,
+      workerConcurrency: 2,
+      runLeaseMs: 30_000,
     });
+  });
+
+  it("parses the run worker and queue settings, and refuses bad values naming the variable", () => {
+    const c = parseConfig(
+      {
+        OSPREY_QUEUE: "sqs",
+        OSPREY_SQS_QUEUE_URL: "http://127.0.0.1:4566/000000000000/runs",
+        OSPREY_SQS_ENDPOINT: "http://127.0.0.1:4566",
+        OSPREY_WORKER: "off",
+        OSPREY_WORKER_CONCURRENCY: "4",
+        OSPREY_RUN_LEASE_SECONDS: "10",
+        OSPREY_PUBLIC_URL: "https://osprey.example.com/",
+        OSPREY_LLM_VISION: "true",
+      },
+      CWD,
+    );
+    expect(c).toMatchObject({
+      queue: {
+        kind: "sqs",
+        queueUrl: "http://127.0.0.1:4566/000000000000/runs",
+        endpoint: "http://127.0.0.1:4566",
+        deadLetterQueueUrl: null,
+        region: "us-east-1",
+      },
+      worker: false,
+      workerConcurrency: 4,
+      runLeaseMs: 10_000,
+      publicUrl: "https://osprey.example.com",
+      modelVision: true,
+    });
+    expect(() => parseConfig({ OSPREY_QUEUE: "sqs" }, CWD)).toThrow(/OSPREY_SQS_QUEUE_URL is required/);
+    expect(() => parseConfig({ OSPREY_QUEUE: "kafka" }, CWD)).toThrow(/OSPREY_QUEUE must be postgres or sqs/);
+    expect(() => parseConfig({ OSPREY_WORKER_CONCURRENCY: "0" }, CWD)).toThrow(/OSPREY_WORKER_CONCURRENCY must be at least 1/);
+    expect(() => parseConfig({ OSPREY_RUN_LEASE_SECONDS: "1" }, CWD)).toThrow(/OSPREY_RUN_LEASE_SECONDS must be at least 2/);
+    expect(() => parseConfig({ OSPREY_PUBLIC_URL: "ftp://x" }, CWD)).toThrow(/OSPREY_PUBLIC_URL must be an http\(s\) URL/);
+    expect(() => parseConfig({ OSPREY_WORKER: "yes" }, CWD)).toThrow(/OSPREY_WORKER must be on or off/);
   });
 
   it("parses OSPREY_FETCH_NEVER_EXPIRE_HOSTS into lower-case hosts and rejects bad entries", () => {

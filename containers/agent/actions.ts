@@ -26,6 +26,8 @@ import type { Action } from "./tools.ts";
 export interface ActionResult {
   ok: boolean;
   message: string;
+  /** The action typed into a secret field (password, card number, one-time code): keep its text out of records. */
+  secret?: boolean;
 }
 
 export interface ActionOptions {
@@ -120,7 +122,8 @@ async function type(
     await h.scrollIntoView().catch(() => {});
     if (a.clear) await h.evaluate(clearField);
     await h.focus();
-    await h.type(a.text, { delay: 5 });
+    // Key by key (sites react to key events), without a pause for long texts.
+    await h.type(a.text, { delay: a.text.length > 100 ? 0 : 5 });
     const after = await h.evaluate(fieldInfo);
     let note = "";
     if (!after.secret && after.value !== null && !after.value.includes(a.text)) {
@@ -134,7 +137,7 @@ async function type(
       submitted = ` Pressed Enter. ${await changes(session, page, before)}`;
     }
     const what = after.secret ? "the secret value" : JSON.stringify(a.text.slice(0, 100));
-    return { ok: true, message: `Typed ${what} into ${describeEl(state, a.index)}.${note}${submitted}` };
+    return { ok: true, message: `Typed ${what} into ${describeEl(state, a.index)}.${note}${submitted}`, secret: info.secret };
   });
 }
 
@@ -173,8 +176,9 @@ export async function openUrl(session: RunSession, page: Page, url: string, time
     return fail(`Only http and https addresses can be opened, not ${parsed.protocol}.`);
   const seen = session.blocked().length;
   try {
-    const res = await page.goto(parsed.href, { waitUntil: "load", timeout: timeoutMs });
-    await settle(page, 2_000);
+    // The document first; then a bounded wait for its load and a quiet network (a slow image does not hold the run).
+    const res = await page.goto(parsed.href, { waitUntil: "domcontentloaded", timeout: timeoutMs });
+    await settle(page, SETTLE_MAX_MS);
     const refused = newlyBlocked(session, seen).find((b) => b.url.split("#")[0] === parsed.href.split("#")[0]);
     if (refused) return fail(`Opening ${parsed.href} was refused: ${refused.reason}.`);
     const status = res ? ` (HTTP ${res.status()})` : "";
@@ -254,7 +258,7 @@ export async function executeAction(
       case "scroll":
         return await scroll(page, state, action);
       case "go_back": {
-        const res = await page.goBack({ waitUntil: "load", timeout: opts.navigationTimeoutMs ?? NAV_TIMEOUT_MS });
+        const res = await page.goBack({ waitUntil: "domcontentloaded", timeout: opts.navigationTimeoutMs ?? NAV_TIMEOUT_MS });
         if (!res && page.url() === state.url) return fail("There is no previous page in this tab.");
         await settle(page, SETTLE_MAX_MS);
         return { ok: true, message: `Went back to ${page.url()}.` };

@@ -1,5 +1,5 @@
 import type { OutputSchema } from "../../functions/runs/output-schema.ts";
-import { executeAction, openUrl } from "./actions.ts";
+import { type ActionResult, executeAction, openUrl } from "./actions.ts";
 import type { AgentDeps, AgentHooks, AgentOutcome, AgentStep, AgentTask } from "./agent.types.ts";
 import { readState, stepCaptures } from "./capture-step.ts";
 import { finishRun } from "./done.ts";
@@ -188,14 +188,15 @@ class AgentRun {
     const { session, task } = this;
     this.steps += 1;
     const parsed = parseToolCall(call);
-    const args = typeof call.arguments === "object" && call.arguments !== null ? (call.arguments as Record<string, unknown>) : {};
+    const args: Record<string, unknown> =
+      typeof call.arguments === "object" && call.arguments !== null ? { ...(call.arguments as Record<string, unknown>) } : {};
     const before = {
       origin: origin(session.activePage().url()),
       blocked: session.blocked().length,
       dialogs: this.watch.dialogCount,
     };
     const t1 = Date.now();
-    let result: { ok: boolean; message: string };
+    let result: ActionResult;
     let end: AgentOutcome | null = null;
     if (!parsed.ok) result = { ok: false, message: `${parsed.message}. Check the tool's parameters and call it again.` };
     else if (parsed.action.name === "done") {
@@ -212,6 +213,8 @@ class AgentRun {
       );
     }
     const actionMs = Date.now() - t1;
+    // What was typed into a secret field is not kept in the step record (the model's message says "the secret value").
+    if (result.secret && "text" in args) args.text = "[secret]";
     this.history.push({ role: "tool", callId: call.id, text: result.message, ...(result.ok ? {} : { isError: true }) });
     for (const extra of ignored) {
       this.history.push({

@@ -72,7 +72,16 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   const notifier = createRunNotifier();
   const db = runtime.database.db;
   const queue = createQueue(config, db, deadLetterFailsRun({ db, notifier, publicUrl, logger }), logger);
-  const runs = buildRuns({ db, queue, blobs, logger, model: config.model, publicUrl, notifier });
+  const runs = buildRuns({
+    db,
+    queue,
+    blobs,
+    logger,
+    model: config.model,
+    allowPrivateHosts: config.allowPrivateHosts,
+    publicUrl,
+    notifier,
+  });
   const workers = config.worker ? createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl }) : null;
   const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi, runs });
   const closeAdapters = async () => {

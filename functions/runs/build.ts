@@ -1,3 +1,4 @@
+import type { AllowedHost } from "../config/config.ts";
 import { type ModelConfig, missingModelSettings } from "../config/model-settings.ts";
 import type { Db } from "../db/db.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -13,6 +14,7 @@ export interface BuildRunsInput {
   blobs: BlobStore;
   logger: Logger;
   model: ModelConfig;
+  allowPrivateHosts?: AllowedHost[];
   /** Base URL callers reach this service at; a function when it is known only once listening. */
   publicUrl: string | (() => string);
   /** Shared with an in-process worker so readers wake at once; a new one otherwise (readers then poll). */
@@ -29,6 +31,7 @@ export function buildRuns(input: BuildRunsInput): RunsApi {
     blobs: input.blobs,
     logger: input.logger,
     modelMissing: missingModelSettings(input.model),
+    allowPrivateHosts: input.allowPrivateHosts ?? [],
     publicUrl: typeof input.publicUrl === "string" ? () => input.publicUrl as string : input.publicUrl,
   });
   return { service, blobs: input.blobs, heartbeatMs: input.heartbeatMs };

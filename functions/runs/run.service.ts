@@ -6,11 +6,13 @@ import {
   runError,
   runMessage,
 } from "../../schema/runs.ts";
+import type { AllowedHost } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../lib/app-error.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type PageRequest, toPage } from "../lib/pagination.ts";
+import { checkUrl } from "../net/address-policy.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
@@ -29,6 +31,8 @@ export interface RunServiceDeps {
   logger: Logger;
   /** Environment variables still to set before a model can be used; non-empty refuses runs with 403. */
   modelMissing: string[];
+  /** OSPREY_ALLOW_PRIVATE_HOSTS: start URLs on these hosts pass the address policy. */
+  allowPrivateHosts: AllowedHost[];
   /** Base URL of this service as callers reach it (streaming URLs are built on it); read when needed. */
   publicUrl: () => string;
 }
@@ -67,6 +71,27 @@ function refuseUnavailableFeatures(body: RunRequest): void {
   }
 }
 
+/**
+ * Runs a check of batch child `index`; an AppError it throws is rethrown naming the child: details
+ * paths gain the ["runs", index] prefix the zod validation of the batch body uses (runs.<i>.…).
+ */
+function inChild(index: number, check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const message = err.message.includes(" at body.")
+      ? err.message.replace(" at body.", ` at body.runs.${index}.`)
+      : `runs.${index}: ${err.message}`;
+    throw new AppError(err.code, message, {
+      status: err.status as never,
+      headers: err.headers,
+      cause: err.cause,
+      ...(err.details ? { details: err.details.map((d) => ({ ...d, path: ["runs", index, ...d.path] })) } : {}),
+    });
+  }
+}
+
 export function runService(deps: RunServiceDeps) {
   const repo = runRepo(deps.db);
   const finish = runFinisher({ repo, notifier: deps.notifier, publicUrl: deps.publicUrl });
@@ -83,6 +108,13 @@ export function runService(deps: RunServiceDeps) {
       );
     }
     refuseUnavailableFeatures(body);
+    const target = checkUrl(body.url, deps.allowPrivateHosts);
+    if (!target.ok) {
+      throw new AppError(
+        "FORBIDDEN",
+        `The run's url is blocked by policy: ${target.reason}. Runs may only visit public addresses.`,
+      );
+    }
   }
 
   const capMessage = (open: number, max: number) =>
@@ -161,7 +193,9 @@ export function runService(deps: RunServiceDeps) {
      * that cannot be (the pending-run cap) is reported in its slot. No slot at all → 429.
      */
     async createBatch(auth: AuthContext, bodies: RunRequest[]) {
-      for (const b of bodies) admit(auth, b);
+      // Every child's output_schema first, so a 400 anywhere wins over another child's 403.
+      for (const [i, b] of bodies.entries()) inChild(i, () => assertValidOutputSchema(b));
+      for (const [i, b] of bodies.entries()) inChild(i, () => admit(auth, b));
       const batchId = newId("batch");
       const slots: (
         | { index: number; run_id: string; status: RunStatus }

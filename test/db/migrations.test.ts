@@ -9,7 +9,19 @@ import { MIGRATIONS_FOLDER, openDatabase } from "../../functions/db/open-databas
 import { accountRepo } from "../../functions/repos/account.repo.ts";
 import { createPostgresDatabase, driverCases, TEST_DATABASE_URL, type TestDatabase } from "../helpers/databases.ts";
 
-const TABLES = ["accounts", "api_keys", "fetch_cache", "fetch_usage", "rate_limit_counters"];
+const TABLES = [
+  "accounts",
+  "api_keys",
+  "fetch_cache",
+  "fetch_usage",
+  "queue_messages",
+  "rate_limit_counters",
+  "run_events",
+  "run_steps",
+  "runs",
+  "webhook_attempts",
+  "webhook_deliveries",
+];
 
 interface JournalEntry {
   tag: string;

@@ -149,7 +149,8 @@ export async function startFixtureSite(): Promise<AgentFixtureSite> {
         <li><a href="/login">Sign in</a></li><li><a href="/search?q=gear&page=1">Search gear</a></li>
         <li><a href="/product">Red kayak</a></li><li><a href="/offers">Offers</a></li>
         <li><a href="/slow?ms=8000">Slow page</a></li><li><a href="/dialog">Manage items</a></li>
-        <li><a href="${other.url}/partner">Visit our partner</a></li></ul>`,
+        <li><a href="${other.url}/partner">Visit our partner</a></li>
+        <li><a href="/search?q=tents&page=1" target="_blank">Catalog in a new tab</a></li></ul>`,
       ),
     ),
     "/login": async (req, res) => {
@@ -181,6 +182,9 @@ export async function startFixtureSite(): Promise<AgentFixtureSite> {
       res.on("close", () => clearTimeout(timer));
     },
     "/challenge": html(challenge, { "cf-mitigated": "challenge", server: "cloudflare", "cf-ray": "8a1b2c3d4e5f-LHR" }, 403),
+    "/captcha": html(
+      page("Verify", `<p>Please verify you are human to continue.</p><div class="g-recaptcha" data-sitekey="6Lc-test"></div>`),
+    ),
     "/dialog": html(
       page(
         "Items",

@@ -85,7 +85,15 @@ export async function startRunHarness(
   });
   const ctx = createTestContext(db, {
     logger,
-    runs: { queue, notifier, blobs, model: modelConfig, publicUrl: PUBLIC_URL, heartbeatMs: opts.heartbeatMs },
+    runs: {
+      queue,
+      notifier,
+      blobs,
+      model: modelConfig,
+      allowPrivateHosts: [hostOf(site.url), hostOf(site.origin2Url)],
+      publicUrl: PUBLIC_URL,
+      heartbeatMs: opts.heartbeatMs,
+    },
   });
   const workers: RunWorker[] = [];
   return {

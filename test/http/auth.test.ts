@@ -22,7 +22,9 @@ const noEndpoint = { status: 404 as const, message: /No endpoint at/ };
 const ENDPOINTS: Endpoint[] = [
   { surface: "agent", method: "GET", path: "/v1/account", valid: { status: 200 } },
   { surface: "agent", method: "GET", path: "/v1/api-keys", valid: { status: 200 } },
-  { surface: "agent", method: "GET", path: "/v1/runs/abc", valid: noEndpoint },
+  { surface: "agent", method: "GET", path: "/v1/runs/abc", valid: { status: 404 as const, message: /No run with id abc/ } },
+  { surface: "agent", method: "GET", path: "/v1/runs", valid: { status: 200 } },
+  { surface: "agent", method: "GET", path: "/v1/nope", valid: noEndpoint },
   {
     surface: "fetch",
     method: "POST",

@@ -43,8 +43,9 @@ describe.skipIf(!TEST_DATABASE_URL || !isExecutable(CHROME))("crash recovery: ki
     database = await openDatabase({ driver: "pg", url: pg.url });
     [site, model] = await Promise.all([startFixtureSite(), startScriptedModel([])]);
     const modelConfig = { provider: "openai" as const, baseUrl: model.openaiBaseUrl, model: "scripted-1", apiKey: model.apiKey };
+    const allowPrivateHosts = [site.url, site.origin2Url].map((u) => ({ host: "127.0.0.1", port: Number(port(u)) }));
     ctx = createTestContext(database.db, {
-      runs: { queue: createPgQueue({ db: database.db, pollIntervalMs: 50 }), model: modelConfig },
+      runs: { queue: createPgQueue({ db: database.db, pollIntervalMs: 50 }), model: modelConfig, allowPrivateHosts },
     });
     dataDir = tempDir();
     env = {

@@ -288,6 +288,22 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end t
     ]);
   });
 
+  it("a start url the address policy refuses is 403 FORBIDDEN before acceptance", async () => {
+    for (const url of [
+      "http://127.0.0.1:1/",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://localhost/",
+      "http://10.0.0.1/",
+    ]) {
+      const res = await h.ctx.postJson(key, "/v1/automation/run-async", { url, goal: "Read it" });
+      expect(res.status, url).toBe(403);
+      expect(((await res.json()) as Json).error).toMatchObject({
+        code: "FORBIDDEN",
+        message: expect.stringMatching(/blocked by policy/),
+      });
+    }
+  });
+
   it("keeps worker state clean", () => {
     expect(worker.inflight()).toBe(0);
   });

@@ -62,7 +62,11 @@ describe("osprey serve on a PGlite data dir", () => {
     }
     expect(out).toMatch(/^ {2}browser {5}(chromium at \S+|none: .+)$/m);
     expect(out).toMatch(/^ {2}model {7}none configured/m);
-    expect(out).toMatch(/^First start: created account acct_\w+ \(plan pro\) and an API key\.$/m);
+    expect(out).toMatch(/^ {2}workers {5}in process, 2 runs at once; webhooks dispatched here$/m);
+    expect(out).toMatch(
+      /^Automation runs are refused \(403\) until a model is configured: set OSPREY_LLM_PROVIDER, OSPREY_LLM_MODEL, OSPREY_LLM_API_KEY\.$/m,
+    );
+    expect(out).toMatch(/^First start: created account acct_\w+ \(plan pro, 10000 credits\) and an API key\.$/m);
 
     const keys = keysIn(out);
     expect(keys).toHaveLength(1);

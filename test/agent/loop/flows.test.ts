@@ -63,6 +63,8 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
     }
     expect(r.steps[1]?.message).toContain("the secret value");
     expect(r.steps[1]?.message).not.toContain(LOGIN.password);
+    expect(r.steps[1]?.action.args.text).toBe("[secret]");
+    expect(r.steps[0]?.action.args.text).toBe(LOGIN.email);
     expect(r.steps[2]).toMatchObject({ ok: true, title: "Account" });
     expect(r.steps[2]?.message).toMatch(/navigated/);
     expect(r.steps[2]?.html).toContain("Welcome, Ada");
@@ -72,6 +74,7 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
   });
 
   it("pages through search results to find the cheapest product on page 2 (Anthropic wire)", async () => {
+    let cheapest: { name: string | undefined; price: number } | undefined;
     server.setScript(
       sequence(
         [
@@ -83,7 +86,11 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
               name: m[1],
               price: Number(m[2]),
             }));
-            const cheapest = items.sort((a, b) => a.price - b.price)[0];
+            cheapest = items.sort((a, b) => a.price - b.price)[0];
+            return call("go_back", {});
+          },
+          (t) => {
+            if (!stateText(t).includes("page 1 of 3")) throw new Error("not back on page 1");
             return call("done", { success: true, result: { name: cheapest?.name, price: cheapest?.price } });
           },
         ],
@@ -113,7 +120,9 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
             if (!stateText(t).includes('combobox ="Large"')) throw new Error("size not selected");
             return call("click", { index: idx(t, /\[(\d+) button\]Add to cart/) });
           },
+          () => call("wait_for", { text: "Cart (1)", seconds: 2 }),
           (t) => {
+            if (!t.lastToolResults[0]?.text.includes("is on the page")) throw new Error("wait_for failed");
             const text = stateText(t);
             if (!text.includes("Cart (1)") || !text.includes("Added Red kayak (Large)")) throw new Error("not in cart");
             return call("done", { success: true, result: { cart: 1, size: "Large" } });
@@ -206,5 +215,32 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
     });
     expect(errors).toEqual([]);
     expect(r.outcome).toEqual({ status: "COMPLETED", result: "applied" });
+  });
+
+  it("follows a link into a new tab and switches back (OpenAI wire)", async () => {
+    server.setScript(
+      sequence(
+        [
+          (t) => call("click", { index: idx(t, /\[(\d+) link\]Catalog in a new tab/) }),
+          (t) => {
+            const text = stateText(t);
+            if (!/Open tabs \(switch_tab\): \[0\].*\[1\].*\(active\)/.test(text) || !text.includes("Results for tents")) {
+              throw new Error("new tab not active");
+            }
+            return call("switch_tab", { tab_index: 0 });
+          },
+          (t) => {
+            if (!stateText(t).includes("Title: Outdoor shop")) throw new Error("not back on the first tab");
+            return call("done", { success: true, result: "ok" });
+          },
+        ],
+        errors,
+      ),
+    );
+    const r = await run(task(`${site.url}/`, "Open the catalog"), { model: provider(server, "openai"), session });
+    expect(errors).toEqual([]);
+    expect(r.outcome.status).toBe("COMPLETED");
+    expect(r.steps[0]?.message).toMatch(/A new tab opened and is now active/);
+    expect(r.steps[0]?.title).toBe("Search: tents (page 1)");
   });
 });

@@ -86,9 +86,12 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
 
   it("stops with MAX_STEPS_EXCEEDED at the step budget", async () => {
     server.setScript((t) => call("click", { index: idx(t, /\[(\d+) link\]Next item/) }));
-    const r = await run(task(`${site.url}/infinite`, "Find the last item", { maxSteps: 3 }), { model: openai(), session });
+    const r = await run(task(`${site.url}/infinite`, "Find the last item", { maxSteps: 6 }), { model: openai(), session });
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "MAX_STEPS_EXCEEDED" } });
-    expect(r.steps.map((s) => s.title)).toEqual(["Item 2", "Item 3", "Item 4"]);
+    expect(r.steps.map((s) => s.title)).toEqual(["Item 2", "Item 3", "Item 4", "Item 5", "Item 6", "Item 7"]);
+    // History compaction: each step adds a few hundred characters at most, not another page state.
+    const size = (i: number) => JSON.stringify(server.turns[i]?.messages).length;
+    expect(size(5) - size(1)).toBeLessThan(4 * 600);
   });
 
   it("stops with TIMEOUT while a slow page loads past the duration budget", async () => {
@@ -97,20 +100,6 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
     const r = await run(task(`${site.url}/`, "Open the slow page", { maxDurationMs: 2500 }), { model: openai(), session });
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "TIMEOUT", category: "SYSTEM_FAILURE" } });
     expect(Date.now() - started).toBeLessThan(5000);
-  });
-
-  it("fails with SITE_BLOCKED on a bot challenge at the start URL, without asking the model", async () => {
-    server.setScript(sequence([], errors));
-    const r = await run(task(`${site.url}/challenge`, "Read the page"), { model: openai(), session });
-    expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "SITE_BLOCKED" } });
-    expect(server.turns).toHaveLength(0);
-  });
-
-  it("fails with SITE_BLOCKED when a later page is a challenge", async () => {
-    server.setScript(sequence([() => call("navigate", { url: `${site.url}/challenge` })], errors));
-    const r = await run(task(`${site.url}/`, "Read the page"), { model: openai(), session });
-    expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "SITE_BLOCKED" } });
-    expect(r.steps).toHaveLength(1);
   });
 
   it("fails with TASK_FAILED when the start URL is unreachable", async () => {
@@ -228,6 +217,17 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
     expect(r.steps[0]).toMatchObject({ ok: false, action: { name: "click" } });
     expect(r.steps.map((s) => s.step)).toEqual([1, 2]);
     expect(r.steps.at(-1)?.purpose).toBe("Report the result");
+  });
+
+  it("fails with TASK_FAILED after 3 unparsable replies in a row, or a second reply without a tool call", async () => {
+    server.setScript(() => ({ fail: "malformed_tool_json", name: "click" }));
+    const broken = await run(task(`${site.url}/`, "x"), { model: openai(), session });
+    expect(broken.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED" } });
+    expect([broken.steps.length, server.turns.length]).toEqual([0, 3]);
+    server.setScript(() => ({ text: "Nothing to do." }));
+    const silent = await run(task(`${site.url}/`, "x"), { model: provider(server, "anthropic"), session });
+    expect(silent.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED" } });
+    expect(server.turns.length).toBe(5);
   });
 
   it("strict mode stops at a click that leaves the site; standard mode goes on", async () => {
