@@ -110,11 +110,19 @@ class AgentRun {
     const { session, task } = this;
     this.watch.sync(session);
     const page = session.activePage();
+    const seenBlocked = session.blocked().length;
     const opened = await abortable(
       openUrl(session, page, task.url, Math.min(START_NAV_TIMEOUT_MS, this.remainingMs())),
       this.signal,
     );
-    if (!opened.ok) return taskFailed(`The start URL could not be opened. ${opened.message}`);
+    if (!opened.ok) {
+      // The target itself (or where it redirects) is refused by the address policy: the spec's
+      // "target blocked by policy", not a goal the agent failed at.
+      const refused = session.blocked().slice(seenBlocked)[0];
+      if (refused)
+        return failed("CONTENT_POLICY_VIOLATION", `The target is blocked by policy: ${refused.url} (${refused.reason}).`);
+      return taskFailed(`The start URL could not be opened. ${opened.message}`);
+    }
     const blocked = await this.watch.siteBlocked(page);
     if (blocked) return failed("SITE_BLOCKED", `The site blocked the automation: ${blocked}.`);
     this.state = await abortable(readState(page, task.vision), this.signal);

@@ -191,6 +191,11 @@ export async function startFixtureSite(): Promise<AgentFixtureSite> {
         `<h1>Items</h1><button onclick="document.getElementById('r').textContent = confirm('Really delete the item?') ? 'Deleted' : 'Kept'">Delete item</button><p id="r"></p>`,
       ),
     ),
+    /** A redirect to `to` (e.g. an address the run's policy refuses). */
+    "/redirect": (req, res) => {
+      res.writeHead(302, { location: query(req).get("to") ?? "/" });
+      res.end();
+    },
     "/infinite": (req, res) => {
       const n = Number(query(req).get("n")) || 1;
       html(

@@ -304,6 +304,16 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end t
     }
   });
 
+  it("a start page that redirects to an address the policy refuses ends FAILED with CONTENT_POLICY_VIOLATION", async () => {
+    h.model.setScript(() => call("done", { success: true, result: {} }));
+    const to = encodeURIComponent("http://127.0.0.1:1/admin");
+    const run = (await (
+      await h.ctx.postJson(key, "/v1/automation/run", { url: `${h.site.url}/redirect?to=${to}`, goal: "Open it" })
+    ).json()) as Json;
+    expect(run).toMatchObject({ status: "FAILED", error: { code: "CONTENT_POLICY_VIOLATION", category: "AGENT_FAILURE" } });
+    expect(run.error.message).toMatch(/blocked by policy: http:\/\/127\.0\.0\.1:1\/admin/);
+  });
+
   it("keeps worker state clean", () => {
     expect(worker.inflight()).toBe(0);
   });

@@ -57,10 +57,10 @@ describe.skipIf(!isExecutable(CHROME))("agent loop on the run browser pool", () 
     expect(r.steps[1]?.message).toMatch(/Pressed Enter\. The page navigated/);
   });
 
-  it("fails with TASK_FAILED when the address policy refuses the start URL", async () => {
+  it("fails with CONTENT_POLICY_VIOLATION when the address policy refuses the start URL", async () => {
     const r = await run(task(`${site.origin2Url}/partner`, "x"), { model: provider(server, "openai"), session });
-    expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED" } });
-    if (r.outcome.status === "FAILED") expect(r.outcome.error.message).toMatch(/start URL could not be opened/);
+    expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "CONTENT_POLICY_VIOLATION", category: "AGENT_FAILURE" } });
+    if (r.outcome.status === "FAILED") expect(r.outcome.error.message).toMatch(/blocked by policy/);
   });
 
   it("reports a refused navigation to the model; strict mode stops there", async () => {
