@@ -64,8 +64,18 @@ export function runToWire(row: RunRow, publicUrl: string, screenshots?: RunScree
 
 /** Spec 6.1: every event has type, run_id and timestamp; the stored data adds the type's fields. */
 export function eventToWire(e: RunEventRow): Record<string, unknown> {
-  return { type: e.type, run_id: e.runId, timestamp: e.createdAt.toISOString(), ...e.data };
+  const out: Record<string, unknown> = { type: e.type, run_id: e.runId, timestamp: e.createdAt.toISOString() };
+  // jsonb keeps keys in its own order: put each type's fields back in the documented one.
+  const keys = Object.keys(e.data).sort((a, b) => rank(a) - rank(b));
+  for (const k of keys) out[k] = e.data[k];
+  return out;
 }
+
+const FIELD_ORDER = ["streaming_url", "step", "purpose", "action", "ok", "url", "status", "result", "error"];
+const rank = (k: string) => {
+  const i = FIELD_ORDER.indexOf(k);
+  return i === -1 ? FIELD_ORDER.length : i;
+};
 
 /** The COMPLETE event's fields (spec 6.1): status, result and, on failure, error. */
 export const completeEventData = (row: RunRow): Record<string, unknown> => ({

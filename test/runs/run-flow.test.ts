@@ -112,6 +112,51 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end t
     });
   });
 
+  it("/run-sse sends HEARTBEAT while nothing else happens, and a client that goes away does not stop the run", async () => {
+    // The first model call of each run takes a while: the stream keeps the connection alive meanwhile.
+    const steps = [...login];
+    let i = 0;
+    h.model.setScript(async (t) => {
+      if (i === 0) await new Promise((r) => setTimeout(r, 1200));
+      const step = steps[i++];
+      if (!step) throw new Error("script ended");
+      return step(t);
+    });
+    const res = await h.ctx.postJson(key, "/v1/automation/run-sse", body());
+    const events = await readSse(res);
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe("STARTED");
+    expect(types.at(-1)).toBe("COMPLETE");
+    const firstProgress = types.indexOf("PROGRESS");
+    expect(types.slice(0, firstProgress)).toContain("HEARTBEAT");
+    const beat = events.find((e) => e.type === "HEARTBEAT");
+    expect(Object.keys(beat ?? {}).sort()).toEqual(["run_id", "timestamp", "type"]);
+
+    // Disconnect right after the first event: the run still completes.
+    i = 0;
+    const abort = new AbortController();
+    const res2 = await h.ctx.app.request("/v1/automation/run-sse", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify(body()),
+      signal: abort.signal,
+    });
+    const reader = res2.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    const runId = JSON.parse(first.replace(/^data: /, "").trim()).run_id as string;
+    await reader?.cancel();
+    abort.abort();
+    const done = await h.ctx.runs.service.waitTerminal(runId, 60_000);
+    expect(done.status).toBe("COMPLETED");
+  });
+
+  it("/run-sse answers errors before acceptance as ordinary JSON error responses", async () => {
+    const res = await h.ctx.postJson(key, "/v1/automation/run-sse", { url: "nope", goal: "" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await res.json()) as Json).error.code).toBe("INVALID_INPUT");
+  });
+
   it("/run-async returns a PENDING run at once; polling GET reaches COMPLETED; screenshots=base64 adds PNGs", async () => {
     h.model.setScript(sequence(login, errors));
     const res = await h.ctx.postJson(
