@@ -208,7 +208,7 @@ async function sizeBench(): Promise<Record<string, unknown>> {
   const stat = (xs: number[]) => ({ median: pct(xs, 0.5), p90: pct(xs, 0.9), mean: Math.round(mean(xs)) });
   const summary: Record<string, unknown> = { pages: rows.length };
   const cols: [string, (r: Row) => { approx: number; o200k: number; chars: number; elements: number } | undefined][] = [
-    ["osprey (whole page)", (r) => r.ours],
+    ["osprey (all elements, far text abridged)", (r) => r.ours],
     ["browser-use default args (viewport 0)", (r) => r.bu?.default],
     ["browser-use Agent defaults (highlight, +500px)", (r) => r.bu?.agent],
     ["browser-use whole page (expansion -1)", (r) => r.bu?.whole],

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
+import { abridge, NEAR } from "./abridge.ts";
 import { markFrame, walkFrame } from "./dom-walk.ts";
 import type { FrameCapture, PageElement, PageState, RawElement } from "./types.ts";
 
@@ -7,17 +8,23 @@ import type { FrameCapture, PageElement, PageState, RawElement } from "./types.t
  * Reads a page into a `PageState`: every frame (same- and cross-origin, through puppeteer's frame
  * tree) is walked in place by `walkFrame`, each child frame's text is spliced in where its iframe
  * sits, elements get page-wide indexes in reading order, and those indexes are written back to the
- * elements as `data-osprey-idx` so that `resolveElement` finds them again.
+ * elements as `data-osprey-idx` so that `resolveElement` finds them again. The text is then
+ * abridged (`abridge`): whole within a viewport's height above and below the viewport, beyond that
+ * only headings and every element's marker with the start of its text, the rest counted in
+ * `(… n characters)` lines (the agent scrolls or extracts to read it); `maxTextChars` caps what is
+ * left.
  */
 
 export interface CaptureOptions {
-  /** Page text kept, in characters (element markers are always kept). Default 20,000. */
+  /** Page text kept after abridging, in characters (element markers are always kept). Default 20,000. */
   maxTextChars?: number;
   /** Add a PNG of the viewport (for vision models). Default false. */
   screenshot?: boolean;
 }
 
 const DEFAULT_MAX_TEXT = 20_000;
+/** Text read from one frame at most, in characters, before `abridge` and `maxTextChars` shorten it. */
+const WALK_MAX_TEXT = 1_000_000;
 /** How long one frame may take to answer; a frame that hangs (or is mid-navigation) is left out. */
 const FRAME_TIMEOUT_MS = 5_000;
 
@@ -75,7 +82,7 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
   const captures = new Map<Frame, FrameCapture>();
   await Promise.all(
     frames.map(async (f) => {
-      const cap = await withTimeout(f.evaluate(walkFrame, maxText), FRAME_TIMEOUT_MS);
+      const cap = await withTimeout(f.evaluate(walkFrame, WALK_MAX_TEXT), FRAME_TIMEOUT_MS);
       if (cap) captures.set(f, cap);
     }),
   );
@@ -101,7 +108,10 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
     seen.add(frame);
     const own: number[] = [];
     marks.set(frame, own);
-    return cap.text.replace(/\uE000(\d+)\uE002|\uE001(\d+)\uE002/g, (_m, local?: string, key?: string) => {
+    const sentinels = /\uE000(\d+)\uE002|\uE001(\d+)\uE002|\uE003(-?\d+):(-?\d+)\uE002/g;
+    return cap.text.replace(sentinels, (_m, local?: string, key?: string, top?: string, bottom?: string) => {
+      // Where text lies, moved into the top page's viewport like the elements' boxes.
+      if (top !== undefined) return `\uE003${Number(top) + dy}:${Number(bottom) + dy}\uE002`;
       if (local !== undefined) {
         const raw = cap.elements[Number(local)];
         if (!raw) return "";
@@ -118,8 +128,10 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
       return `\n${assemble(child, childCap, childPath, dx + slot.box.x, dy + slot.box.y, seen)}\n`;
     });
   };
-  const raw = tidy(assemble(page.mainFrame(), main, "", 0, 0, new Set()));
-  const { text, dropped } = truncate(raw, maxText);
+  const assembled = assemble(page.mainFrame(), main, "", 0, 0, new Set());
+  const near = { top: -NEAR * height, bottom: (1 + NEAR) * height };
+  const { text: short, abridged } = abridge(assembled, (n) => elements[n - 1]?.box, near);
+  const { text, dropped } = truncate(tidy(short), maxText);
   const capture = randomUUID();
   await Promise.all(
     [...marks].map(([f, indexes]) =>
@@ -142,6 +154,7 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
     text: dropped ? tidy(text) : text,
   };
   if (main.modal) state.modal = true;
+  if (abridged) state.abridgedChars = abridged;
   if (dropped) state.truncatedChars = dropped;
   if (opts.screenshot) state.screenshot = await page.screenshot({ type: "png", encoding: "base64" });
   return state;

@@ -7,11 +7,18 @@ import type { Box, FrameCapture, RawElement } from "./types.ts";
  * shadow roots in place of their hosts' children, slots replaced by what is assigned to them) and
  * returns the visible text with sentinels where interactive elements (\uE000n\uE002) and child frames
  * (\uE001k\uE002) sit: private-use characters, which are dropped from page text (icon-font glyphs).
+ * Further sentinels tell `abridge` where text lies: \uE003top:bottom\uE002 before text whose box
+ * (its parent element's, in viewport pixels) differs from the last one given, \uE004 and \uE005
+ * around a heading's content, and \uE006 where an interactive element's content ends.
  * The elements found wait in a hidden property until `markFrame` gives them their page-wide index
  * as `data-osprey-idx`.
  */
 
 export function walkFrame(maxText: number): FrameCapture {
+  const POS = "\uE003";
+  const HEAD_OPEN = "\uE004";
+  const HEAD_CLOSE = "\uE005";
+  const END = "\uE006";
   const IDX = "data-osprey-idx";
   const FRAME = "data-osprey-frame";
   const ROLES = new Set(
@@ -110,6 +117,28 @@ export function walkFrame(maxText: number): FrameCapture {
   } catch {}
   const out: string[] = [];
   let textLen = 0;
+  let lastHost: Element | null = null;
+  let lastPos = "";
+  const range = document.createRange();
+  /**
+   * Marks where the text of `node` lies: its parent's box, or the text's own where the parent has
+   * none (`display: contents`) or is taller than the viewport (text loose in a page-long container).
+   */
+  function place(node: Node, host: Element | null): void {
+    const parent = node.parentElement ?? host;
+    if (!parent) return;
+    let r = parent.getBoundingClientRect();
+    const own = (r.width === 0 && r.height === 0) || r.height > window.innerHeight;
+    if (!own && parent === lastHost) return;
+    lastHost = own ? null : parent;
+    if (own) {
+      range.selectNodeContents(node);
+      r = range.getBoundingClientRect();
+    }
+    const pos = `${Math.round(r.top)}:${Math.round(r.bottom)}`;
+    if (pos !== lastPos) out.push(`${POS}${pos}\uE002`);
+    lastPos = pos;
+  }
 
   function record(el: HTMLElement, role: string, control: HTMLElement, shadowDepth: number): void {
     const raw: RawElement = { role, name: nameOf(control), tag: el.localName, box: boxOf(el) };
@@ -144,13 +173,17 @@ export function walkFrame(maxText: number): FrameCapture {
     pending.push(el);
   }
 
-  function walk(node: Node, st: { interactive: boolean; cursor: string; visible: boolean; shadow: number; inModal: boolean }) {
+  function walk(
+    node: Node,
+    st: { interactive: boolean; cursor: string; visible: boolean; shadow: number; inModal: boolean; host: Element | null },
+  ) {
     if (node.nodeType === 3) {
       if (!st.visible || textLen > maxText) return;
       const t = (node.textContent ?? "")
         .replace(/\s+/g, " ")
         .replace(/\[(\d+)\]/g, "($1)")
         .replace(/[\uE000-\uF8FF]/g, "");
+      if (t.trim()) place(node, st.host);
       out.push(t);
       textLen += t.length;
       return;
@@ -194,6 +227,8 @@ export function walkFrame(maxText: number): FrameCapture {
     if (block) out.push("\n");
     const act = role !== null && (!modal || inModal) && shown(el);
     if (act && role) record(el, role, control, st.shadow);
+    const heading = /^h[1-6]$/.test(tag) || el.getAttribute("role") === "heading";
+    if (heading) out.push(HEAD_OPEN);
     if (!SKIP.has(tag)) {
       const next = {
         interactive: st.interactive || act,
@@ -201,6 +236,7 @@ export function walkFrame(maxText: number): FrameCapture {
         visible,
         shadow: st.shadow,
         inModal,
+        host: el,
       };
       if (el.shadowRoot) {
         docs.push(el.shadowRoot);
@@ -209,11 +245,14 @@ export function walkFrame(maxText: number): FrameCapture {
         for (const c of el.assignedNodes()) walk(c, next);
       } else for (const c of Array.from(el.childNodes)) walk(c, next);
     }
+    if (heading) out.push(HEAD_CLOSE);
+    if (act) out.push(END);
     if (block) out.push("\n");
     else if (style.display === "table-cell" || style.display === "inline-block") out.push(" ");
   }
 
-  if (document.body) walk(document.body, { interactive: false, cursor: "auto", visible: true, shadow: 0, inModal: false });
+  if (document.body)
+    walk(document.body, { interactive: false, cursor: "auto", visible: true, shadow: 0, inModal: false, host: document.body });
   // Marks left from an earlier capture in parts not walked this time (now hidden) must not resolve.
   for (const root of docs) for (const old of Array.from(root.querySelectorAll(`[${IDX}]`))) old.removeAttribute(IDX);
   Object.defineProperty(window, "__ospreyPending", { value: pending, configurable: true, enumerable: false });

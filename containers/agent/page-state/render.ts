@@ -1,32 +1,51 @@
+import { NEAR } from "./abridge.ts";
 import type { PageElement, PageState } from "./types.ts";
 
 /**
- * The text the model receives: a three-line header (address, title, scroll position) and the page's
- * visible text with each `[n]` marker expanded to `[n role "name" state…]`. The name is left out
- * where the text already says it (a link's own words right after the marker, a field's label right
- * before it), so that nothing is read twice.
+ * The text the model receives: a three-line header (address, title, scroll position; a fourth when
+ * text far from the viewport was abridged, saying how to read it) and the page's visible text with
+ * each `[n]` marker expanded to `[n role "name" state…]`. The name is left out where the text already
+ * says it (a link's own words right after the marker, a field's label right before it), so that
+ * nothing is read twice; beyond `near` (see `abridge.ts`) names are cut to 50 characters, and the
+ * start of an element's own text says its name. A link's address is shown only when it has no name,
+ * without the page's own host.
  */
 
 const quote = (s: string) => JSON.stringify(s);
+/** Characters of a name shown for an element beyond `near`. */
+const FAR_NAME = 50;
+/** Characters of a name that the text after an element beyond `near` must start with to say it. */
+const FAR_SAID = 40;
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim();
 
-const shortHref = (href: string): string => {
+/** Where a link goes, without the scheme, and without the host when it is the page's own. */
+const shortHref = (href: string, page: string): string => {
   try {
     const u = new URL(href);
-    const s = `${u.hostname}${u.pathname}${u.search}`;
-    return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+    const s = `${u.host === page ? "" : u.hostname}${u.pathname}${u.search}`;
+    return s.length > 60 ? `${s.slice(0, 59)}…` : s;
   } catch {
-    return href.slice(0, 80);
+    return href.slice(0, 60);
   }
 };
 
-function describe(el: PageElement, before: string, after: string): string {
+/** `s` cut to `n` characters, "…" marking the cut. */
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
+
+function describe(el: PageElement, before: string, after: string, host: string, far: boolean): string {
   const parts = [String(el.index), el.type && el.role === "textbox" && el.type !== "text" ? `${el.role}:${el.type}` : el.role];
-  const name = norm(el.name);
-  const said = name.length > 0 && (norm(after).startsWith(name) || norm(before.slice(-name.length - 40)).includes(name));
-  if (name && !said) parts.push(quote(el.name));
+  // A name that is one phrase said over ("Next Next", from an icon's label and hidden text) is said once.
+  const label = el.name.replace(/^(.+?)(?:\s+\1)+$/, "$1");
+  const name = norm(label);
+  // A name cut short ("…") is said when the text goes on with its start (beyond `near`, where the
+  // text of elements is cut shorter, with its first words); the text after the marker may begin
+  // with further markers (an image link right before the title link to the same place).
+  const stem = (name.endsWith("…") ? name.slice(0, -1) : name).slice(0, far ? FAR_SAID : undefined);
+  const next = norm(after.replace(/^(\s*\[\d+\])+/, ""));
+  const said = name.length > 0 && (next.startsWith(stem) || norm(before.slice(-name.length - 40)).includes(name));
+  if (name && !said) parts.push(quote(far ? cut(label, FAR_NAME) : label));
   // A link with no words (an image without alt text): where it goes is all there is to tell.
-  if (!name && el.href) parts.push(`href=${quote(shortHref(el.href))}`);
+  if (!name && el.href) parts.push(`href=${quote(shortHref(el.href, host))}`);
   if (el.value !== undefined) parts.push(`=${quote(el.value)}`);
   else if (el.placeholder && norm(el.placeholder) !== name) parts.push(`placeholder=${quote(el.placeholder)}`);
   if (el.filled) parts.push("filled");
@@ -49,13 +68,22 @@ export function renderPageState(state: PageState): string {
     `Viewport ${width}x${height} at (${x},${y}) of ${pageWidth}x${pageHeight}: ${y}px above, ${below}px below${right ? `, ${right}px to the right` : ""}`,
   ];
   if (state.modal) header.push("A modal dialog is open: only its elements can be used.");
+  if (state.abridgedChars)
+    header.push("Far from the viewport only headings and elements are shown; scroll there or use extract to read the rest.");
+  let host = "";
+  try {
+    host = new URL(state.url).host;
+  } catch {}
+  const near = { top: -NEAR * height, bottom: (1 + NEAR) * height };
   const text = state.text.replace(/\[(\d+)\]/g, (marker, n: string, offset: number, whole: string) => {
     const el = byIndex.get(Number(n));
     return el
       ? describe(
           el,
           whole.slice(Math.max(0, offset - 120), offset),
-          whole.slice(offset + marker.length, offset + marker.length + 120),
+          whole.slice(offset + marker.length, offset + marker.length + 160),
+          host,
+          el.box.y > near.bottom || el.box.y + el.box.h < near.top,
         )
       : marker;
   });

@@ -58,10 +58,16 @@ export interface PageState {
   title: string;
   scroll: PageScroll;
   elements: PageElement[];
-  /** Visible text in reading order, `[index]` where each interactive element sits; literal "[12]" in page text is written "(12)". */
+  /**
+   * Visible text in reading order, `[index]` where each interactive element sits; literal "[12]" in
+   * page text is written "(12)". Beyond a viewport's height from the viewport only headings and the
+   * elements with the start of their own text are kept, other text counted in `(… n characters)` lines.
+   */
   text: string;
   /** A modal `<dialog>` is open: only its elements are listed. */
   modal?: boolean;
+  /** Characters of page text far from the viewport left out, where `(… n characters)` lines stand (see `abridge`). */
+  abridgedChars?: number;
   /** Characters of page text dropped to honour `maxTextChars` (element markers are always kept). */
   truncatedChars?: number;
   /** Base64 PNG of the viewport. */

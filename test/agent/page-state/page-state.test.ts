@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { abridge, placeholder } from "../../../containers/agent/page-state/abridge.ts";
 import {
   approxTokens,
   capturePageState,
@@ -98,6 +99,9 @@ describe.skipIf(!hasChrome)("page state", () => {
       expect(text).toContain(`Email address [${email.index} textbox:email ="ann@example.com"]`);
       expect(text).toContain(`Password [${pw.index} textbox:password filled]`);
       expect(text).toContain(`[${find(state, "Log in").index} button]Log in`);
+      // A page that fits on the screen is not abridged.
+      expect(state.abridgedChars).toBeUndefined();
+      expect(text).not.toContain("Far from the viewport");
       await click(page, state, find(state, "Log in").index);
       await page.waitForFunction(() => document.getElementById("msg")?.textContent === "Welcome back");
     });
@@ -252,15 +256,84 @@ describe.skipIf(!hasChrome)("page state", () => {
           .toString(),
       ).toBe("PNG");
       expect(renderPageState(top)).toMatch(/Viewport 1280x900 at \(0,0\) of \d+x\d+: 0px above, \d+px below/);
+      // Text more than a viewport's height below is counted, not sent; the far link keeps its marker.
+      expect(top.text).toContain("Section 12");
+      expect(top.text).not.toContain("Section 40");
+      expect(top.abridgedChars).toBeGreaterThan(100);
+      expect(top.text).toMatch(/\(… \d+ characters\)\n\[\d+\]Link at the bottom$/);
+      expect(renderPageState(top)).toContain(`[${link.index} link]Link at the bottom`);
+      expect(renderPageState(top)).toContain("Far from the viewport only headings and elements are shown");
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       const bottom = await capturePageState(page, { maxTextChars: 100 });
       expect(bottom.scroll.y).toBeGreaterThan(3000);
       expect(find(bottom, "Link at the bottom").inViewport).toBe(true);
       expect(bottom.screenshot).toBeUndefined();
       expect(bottom.truncatedChars).toBeGreaterThan(0);
+      // Scrolled down: the heading far above is kept, the sections next to it are not.
+      expect(bottom.text.startsWith("Top of the long page\n(… ")).toBe(true);
+      expect(bottom.text).not.toContain("Section 1\n");
       expect(bottom.text).toContain(`[${find(bottom, "Link at the bottom").index}]`);
       expect(renderPageState(bottom)).toContain("more characters of page text left out");
     });
+  });
+
+  it("abridge: whole near the viewport; beyond it headings, markers with the start of their text, and counts", () => {
+    const pos = (top: number, bottom: number) => `\uE003${top}:${bottom}\uE002`;
+    const boxes = new Map([
+      [1, { x: 0, y: 10, w: 50, h: 20 }],
+      [2, { x: 0, y: 5000, w: 50, h: 20 }],
+      [3, { x: 0, y: 5100, w: 50, h: 20 }],
+    ]);
+    const long = "Lorem ipsum dolor sit amet. ".repeat(10);
+    const linkText = "A very long link text that goes on and on, well past the cut";
+    const text = [
+      `${pos(0, 40)}Intro text [1]${pos(10, 30)}Near link\uE006`,
+      `${pos(3000, 3040)}\uE004Far heading\uE005`,
+      `${pos(3100, 3400)}${long}`,
+      `${pos(5000, 5020)}Read [2]${pos(5000, 5020)}${linkText}\uE006 more words`,
+      `[3]\uE006`,
+    ].join("\n");
+    const near = { top: -900, bottom: 1800 };
+    const out = abridge(text, (n) => boxes.get(n), near);
+    expect(out.text).toBe(
+      [
+        "Intro text [1]Near link",
+        "Far heading",
+        placeholder(long.trim().length),
+        ` [2]${linkText.slice(0, 50).trimEnd()}… `,
+        "[3]",
+      ].join("\n"),
+    );
+    expect(out.abridged).toBe(long.trim().length + "Read".length + (linkText.length - 50) + "more words".length);
+    // Without a window only the sentinels go.
+    expect(abridge(text, (n) => boxes.get(n)).text).not.toMatch(/[\uE003-\uE006]/);
+    expect(abridge(text, (n) => boxes.get(n)).text).toContain(long.trim());
+    expect(placeholder(1240)).toBe("(… 1,240 characters)");
+  });
+
+  it("render: a far element's name is cut and said by the start of its text; repeated names said once", () => {
+    const el = (index: number, name: string, y: number): PageElement => ({
+      index,
+      role: "link",
+      name,
+      tag: "a",
+      inViewport: y < 900,
+      box: { x: 0, y, w: 10, h: 10 },
+    });
+    const name = "An image of a very long description of a photograph that nobody will read";
+    const state: PageState = {
+      capture: "c",
+      url: "https://example.com/",
+      title: "T",
+      scroll: { x: 0, y: 0, width: 1280, height: 900, pageWidth: 1280, pageHeight: 9000 },
+      elements: [el(1, "Next Next", 10), el(2, name, 5000), el(3, name, 5000), el(4, "Title of the story", 5000)],
+      text: `[1]Next\n[2]\nCaption\n[3]${name.slice(0, 49)}…\n[4]Title of the story`,
+    };
+    const text = renderPageState(state);
+    expect(text).toContain("[1 link]Next");
+    expect(text).toContain(`[2 link "${name.slice(0, 49).trimEnd()}…"]`);
+    expect(text).toContain(`[3 link]${name.slice(0, 49)}…`);
+    expect(text).toContain("[4 link]Title of the story");
   });
 
   it("approxTokens counts words, numbers and punctuation", () => {
