@@ -166,14 +166,17 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   async function claim() {
     const now = clock.now();
     const lockedUntil = new Date(now.getTime() + timeoutMs + CLAIM_MARGIN_MS);
+    // Outbox rows are stamped with the database's now(), which can run a fraction of a millisecond
+    // ahead of this process's clock: a row written just now is due by either clock.
+    const dueBy = sql`greatest(${now.toISOString()}::timestamptz, now())`;
     const due = db
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
       .where(
         and(
           eq(webhookDeliveries.status, "pending"),
-          lte(webhookDeliveries.nextAttemptAt, now),
-          or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
+          lte(webhookDeliveries.nextAttemptAt, dueBy),
+          or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, dueBy)),
         ),
       )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
