@@ -8,7 +8,7 @@ import { type RunRow, runRepo } from "../../functions/runs/run.repo.ts";
 import { liveUrl } from "../../functions/runs/run.wire.ts";
 import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
-import { CREDITS_PER_STEP, isTerminal, type RunError, runError } from "../../schema/runs.ts";
+import { CREDITS_PER_STEP, isTerminal, type RunError, runError, runMessage } from "../../schema/runs.ts";
 import { runAgent } from "../agent/agent.ts";
 import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
@@ -41,6 +41,10 @@ export interface RunWorkerOptions {
   cancelPollMs?: number;
   /** Send a screenshot with each page state (vision models). */
   vision?: boolean;
+  /** A PENDING run whose message was sent this long ago is re-sent (its message may be lost). Default 5 min. */
+  orphanAfterMs?: number;
+  /** How often the orphan sweep runs. Default 60 s. */
+  sweepEveryMs?: number;
   workerId?: string;
 }
 
@@ -76,11 +80,32 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
   const pollWaitMs = opts.pollWaitMs ?? 2000;
   const maxAttempts = opts.maxAttempts ?? 3;
   const cancelPollMs = opts.cancelPollMs ?? 1000;
+  const orphanAfterMs = opts.orphanAfterMs ?? 300_000;
+  const sweepEveryMs = opts.sweepEveryMs ?? 60_000;
   const log = opts.logger;
   const inflight = new Map<Promise<void>, AbortController>();
   const loopStop = new AbortController();
   let wake: (() => void) | null = null;
   let loopDone: Promise<void> | null = null;
+  let sweeper: NodeJS.Timeout | null = null;
+
+  /** Acknowledges; a delivery already acknowledged elsewhere (LeaseLostError) needs nothing more. */
+  const ackQuietly = async (msg: ReceivedMessage): Promise<void> => {
+    try {
+      await opts.queue.ack(msg);
+    } catch (err) {
+      if (!(err instanceof LeaseLostError)) throw err;
+    }
+  };
+
+  /** Re-sends the messages of runs whose message may be lost (see RunRepo.claimOrphans). */
+  async function sweep(): Promise<void> {
+    const ids = await repo.claimOrphans(orphanAfterMs, leaseMs * 2, 50);
+    for (const runId of ids) {
+      log.warn("re-sending the queue message of an orphaned run", { run_id: runId });
+      await opts.queue.send(runMessage(runId));
+    }
+  }
 
   const systemFailure = (message: string, retryAfter: number | null = null): RunError =>
     runError("SERVICE_BUSY", message, { retryAfter });
@@ -88,10 +113,15 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
   async function handle(msg: ReceivedMessage, stop: AbortController): Promise<void> {
     const runId = msg.body.run_id;
     const row = await repo.get(runId);
-    if (!row || isTerminal(row.status)) return opts.queue.ack(msg);
+    if (!row || isTerminal(row.status)) return ackQuietly(msg);
     if (row.cancelRequestedAt) {
       await finish(runId, "CANCELLED", null, runError("CANCELLED", "The run was cancelled by the caller."));
-      return opts.queue.ack(msg);
+      return ackQuietly(msg);
+    }
+    if (row.status === "RUNNING" && (await repo.ownerAlive(runId, leaseMs))) {
+      // A duplicate delivery (SQS is at-least-once; the orphan sweep may re-send): the owner is alive.
+      log.info("dropping a duplicate delivery of a run another worker is running", { run_id: runId });
+      return ackQuietly(msg);
     }
     if (row.actedAt) {
       log.warn("run redelivered after its worker stopped mid-run; failing it", {
@@ -106,7 +136,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
           "The worker running this run stopped unexpectedly after the agent had started acting on the page. It was not retried, so that no action is repeated; start a new run.",
         ),
       );
-      return opts.queue.ack(msg);
+      return ackQuietly(msg);
     }
     if (row.attempts >= maxAttempts) {
       await finish(
@@ -115,21 +145,23 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
         null,
         systemFailure(`The run could not be completed in ${row.attempts} attempts; retry later.`, 30),
       );
-      return opts.queue.ack(msg);
+      return ackQuietly(msg);
     }
     if (!opts.model) {
       await finish(runId, "FAILED", null, systemFailure("No model is configured on the worker (OSPREY_LLM_* settings).", 60));
-      return opts.queue.ack(msg);
+      return ackQuietly(msg);
     }
-    const started = await repo.start(runId, id);
-    if (!started) return opts.queue.ack(msg);
+    const started = await repo.start(runId, id, leaseMs);
+    if (!started) return ackQuietly(msg);
     opts.notifier.notify(runId);
     const outcome = await drive(started, msg, stop, opts.model);
-    if (outcome === null) return; // the lease was lost: another worker owns the run now
+    if (outcome === null) return; // ownership was lost: another worker owns the run now
     if (outcome === "requeue") {
       if (await repo.requeue(runId)) {
         opts.notifier.notify(runId);
-        return opts.queue.release(msg, 0);
+        return opts.queue.release(msg, 0).catch((err) => {
+          if (!(err instanceof LeaseLostError)) throw err;
+        });
       }
       const now = await repo.get(runId);
       if (now && !isTerminal(now.status)) {
@@ -140,13 +172,13 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
           systemFailure("The worker shut down while the run was in progress; start a new run.", 5),
         );
       }
-      return opts.queue.ack(msg);
+      return ackQuietly(msg);
     }
     if (outcome.status === "COMPLETED") await finish(runId, "COMPLETED", outcome.result, null);
     else if (outcome.status === "CANCELLED")
       await finish(runId, "CANCELLED", null, runError("CANCELLED", "The run was cancelled by the caller."));
     else await finish(runId, "FAILED", null, outcome.error);
-    await opts.queue.ack(msg);
+    await ackQuietly(msg);
   }
 
   /** Runs the agent under the lease; null when the lease was lost, "requeue" for a shutdown before acting. */
@@ -158,12 +190,20 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
   ): Promise<AgentOutcome | "requeue" | null> {
     const runId = row.id;
     const heartbeat = setInterval(() => {
+      // The message's lease only keeps other workers from receiving it again; ownership is the run
+      // row's heartbeat. Losing the message (a duplicate was acknowledged elsewhere) is harmless.
       opts.queue.extend(msg, leaseMs).catch((err) => {
-        if (err instanceof LeaseLostError) {
-          log.warn("lost the lease of a run; stopping it here", { run_id: runId });
-          stop.abort(LEASE_LOST);
-        } else log.warn("lease extension failed", { run_id: runId, error: err });
+        if (!(err instanceof LeaseLostError)) log.warn("lease extension failed", { run_id: runId, error: err });
       });
+      repo
+        .heartbeat(runId, id)
+        .then((owned) => {
+          if (!owned && !stop.signal.aborted) {
+            log.warn("this worker no longer owns the run; stopping it here", { run_id: runId });
+            stop.abort(LEASE_LOST);
+          }
+        })
+        .catch((err) => log.warn("run heartbeat failed", { run_id: runId, error: err }));
     }, heartbeatMs);
     const cancelWatch = setInterval(() => {
       repo
@@ -269,8 +309,13 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
     id,
     start() {
       loopDone ??= loop().catch((err) => log.error("worker loop crashed", { error: err }));
+      sweeper ??= setInterval(() => {
+        sweep().catch((err) => log.warn("orphan sweep failed", { error: err }));
+      }, sweepEveryMs);
+      sweeper.unref();
     },
     async stop(drainMs) {
+      if (sweeper) clearInterval(sweeper);
       loopStop.abort();
       wake?.();
       await loopDone;

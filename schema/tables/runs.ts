@@ -48,6 +48,14 @@ export const runs = pgTable(
     /** Unguessable token of the live view URL (STREAMING_URL). */
     liveToken: text("live_token"),
     workerId: text("worker_id"),
+    /**
+     * The owning worker's heartbeat while RUNNING: the run row, not the queue message, says who
+     * owns a run. A delivery of a RUNNING run whose heartbeat is fresh is a duplicate and is dropped;
+     * a stale one means the owner died.
+     */
+    heartbeatAt: ts("heartbeat_at"),
+    /** When its queue message was last sent (the orphan sweep re-sends long-PENDING runs). */
+    enqueuedAt: ts("enqueued_at").defaultNow(),
     createdAt: ts("created_at").notNull().defaultNow(),
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
