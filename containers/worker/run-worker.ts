@@ -13,6 +13,7 @@ import { runAgent } from "../agent/agent.ts";
 import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
 import type { RunBrowserPool } from "../browser/run-session.ts";
+import { applyStealth } from "../browser/stealth.ts";
 import { taskOf } from "./run-task.ts";
 import { stepRecorder } from "./step-recorder.ts";
 
@@ -225,6 +226,9 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
         return { status: "FAILED", error: systemFailure(`No browser is available to run this: ${(err as Error).message}`, 30) };
       }
       try {
+        if ((row.request as { browser_profile?: string }).browser_profile === "stealth") {
+          await applyStealth(session.activePage());
+        }
         const url = liveUrl(opts.publicUrl(), row.liveToken);
         if (url) await repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });
         opts.notifier.notify(runId);

@@ -191,6 +191,15 @@ export async function startFixtureSite(): Promise<AgentFixtureSite> {
         `<h1>Items</h1><button onclick="document.getElementById('r').textContent = confirm('Really delete the item?') ? 'Deleted' : 'Kept'">Delete item</button><p id="r"></p>`,
       ),
     ),
+    /** What the site can tell about the browser (for browser_profile stealth). */
+    "/whoami": (req, res) =>
+      html(
+        page(
+          "Who am I",
+          `<p id="ua">Header UA: ${String(req.headers["user-agent"] ?? "").replace(/[<>&]/g, "")}</p><p id="wd"></p>
+          <script>document.getElementById("wd").textContent = "webdriver: " + navigator.webdriver + "; languages: " + navigator.languages.join(",");</script>`,
+        ),
+      )(req, res),
     /** A redirect to `to` (e.g. an address the run's policy refuses). */
     "/redirect": (req, res) => {
       res.writeHead(302, { location: query(req).get("to") ?? "/" });

@@ -359,6 +359,29 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end t
     expect(run.error.message).toMatch(/blocked by policy: http:\/\/127\.0\.0\.1:1\/admin/);
   });
 
+  it("browser_profile stealth hides the headless tells that lite keeps", async () => {
+    const read = (t: Parameters<typeof stateText>[0]) => {
+      const text = stateText(t);
+      return {
+        headless: /Header UA: [^\n]*HeadlessChrome/.test(text),
+        webdriver: /webdriver: (\w+)/.exec(text)?.[1] ?? "?",
+      };
+    };
+    h.model.setScript((t) => call("done", { success: true, result: read(t) }));
+    const lite = (await (
+      await h.ctx.postJson(key, "/v1/automation/run", { url: `${h.site.url}/whoami`, goal: "Who am I?" })
+    ).json()) as Json;
+    expect(lite.result).toEqual({ headless: true, webdriver: "true" });
+    const stealth = (await (
+      await h.ctx.postJson(key, "/v1/automation/run", {
+        url: `${h.site.url}/whoami`,
+        goal: "Who am I?",
+        browser_profile: "stealth",
+      })
+    ).json()) as Json;
+    expect(stealth.result).toEqual({ headless: false, webdriver: "undefined" });
+  });
+
   it("keeps worker state clean", () => {
     expect(worker.inflight()).toBe(0);
   });
