@@ -169,7 +169,9 @@ describe.skipIf(!TEST_DATABASE_URL || !isExecutable(CHROME))("crash recovery: ki
     expect(errors).toEqual([]);
     expect(done).toMatchObject({ status: "COMPLETED", attempts: 2, error: null });
     expect(done.result).toEqual({ greeting: "Welcome, Ada" });
-    console.log(`crash recovery (not acted): run ${id} retried and completed ${Date.now() - killedAt} ms after kill -9`);
+    process.stdout.write(
+      `crash recovery (not acted): run ${id} retried and completed ${Date.now() - killedAt} ms after kill -9\n`,
+    );
   }, 90_000);
 
   it("SIGTERM drains: an in-flight run finishes before the worker exits", async () => {
