@@ -14,6 +14,7 @@ import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
 import type { RunBrowserPool } from "../browser/run-session.ts";
 import { applyStealth } from "../browser/stealth.ts";
+import { startLiveFrames } from "./live-frames.ts";
 import { taskOf } from "./run-task.ts";
 import { stepRecorder } from "./step-recorder.ts";
 
@@ -215,6 +216,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
         .catch(() => {});
     }, cancelPollMs);
     let acted = false;
+    let live: { stop(): Promise<void> } | null = null;
     try {
       let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
       try {
@@ -232,7 +234,8 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
         const url = liveUrl(opts.publicUrl(), row.liveToken);
         if (url) await repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });
         opts.notifier.notify(runId);
-        const recorder = stepRecorder({ repo, blobs: opts.blobs, notifier: opts.notifier, logger: log, row, session });
+        const recorder = stepRecorder({ repo, blobs: opts.blobs, notifier: opts.notifier, logger: log, row });
+        live = startLiveFrames({ session, blobs: opts.blobs, runId, logger: log });
         const outcome = await runAgent(
           taskOf(row, { vision: opts.vision ?? false }),
           { model, session, extractor: opts.extractor, logger: log },
@@ -259,6 +262,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
         if (stop.signal.reason === SHUTDOWN && !acted) return "requeue";
         return outcome;
       } finally {
+        await live?.stop();
         await session.close();
       }
     } finally {

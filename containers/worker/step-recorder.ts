@@ -2,11 +2,7 @@ import type { Logger } from "../../functions/lib/logger.ts";
 import type { RunRepo, RunRow } from "../../functions/runs/run.repo.ts";
 import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
 import { type BlobStore, contentKey } from "../../functions/storage/blob-store.ts";
-import { liveFrameKey } from "../../functions/surfaces/agent/live.ts";
 import type { AgentStep } from "../agent/agent.types.ts";
-import type { RunSession } from "../browser/run-session.ts";
-
-const LIVE_FRAME_QUALITY = 50;
 
 /** The purpose is stored in its own column; the args keep only what the action used. */
 const withoutPurpose = (args: Record<string, unknown>) => {
@@ -16,17 +12,10 @@ const withoutPurpose = (args: Record<string, unknown>) => {
 
 /**
  * Persists each agent step: its artifacts (per capture_config) in the blob store under content
- * keys, the step row and counters, a PROGRESS event carrying the model's stated purpose, and a
- * fresh live-view frame. Artifact and frame failures are logged, never fatal to the run.
+ * keys, the step row and counters, and a PROGRESS event carrying the model's stated purpose.
+ * Artifact failures are logged, never fatal to the run (live-view frames: live-frames.ts).
  */
-export function stepRecorder(deps: {
-  repo: RunRepo;
-  blobs: BlobStore;
-  notifier: RunNotifier;
-  logger: Logger;
-  row: RunRow;
-  session: RunSession;
-}) {
+export function stepRecorder(deps: { repo: RunRepo; blobs: BlobStore; notifier: RunNotifier; logger: Logger; row: RunRow }) {
   const runId = deps.row.id;
   const put = async (data: Buffer | undefined): Promise<string | null> => {
     if (!data) return null;
@@ -39,16 +28,6 @@ export function stepRecorder(deps: {
       return null;
     }
   };
-
-  async function liveFrame(): Promise<void> {
-    try {
-      const page = deps.session.activePage();
-      const jpeg = await page.screenshot({ type: "jpeg", quality: LIVE_FRAME_QUALITY });
-      await deps.blobs.put(liveFrameKey(runId), Buffer.from(jpeg));
-    } catch (err) {
-      deps.logger.debug("live frame skipped", { run_id: runId, error: err });
-    }
-  }
 
   return {
     async record(step: AgentStep): Promise<void> {
@@ -84,7 +63,6 @@ export function stepRecorder(deps: {
         url: step.url,
       });
       deps.notifier.notify(runId);
-      await liveFrame();
     },
   };
 }

@@ -200,6 +200,29 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end t
     expect((await h.ctx.app.request(`${path.slice(0, -1)}X`)).status).toBe(404);
   });
 
+  it("the live view shows the browser while it works, before the first step ends", async () => {
+    let hold = true;
+    h.model.setScript(async (t) => {
+      while (hold) await new Promise((r) => setTimeout(r, 20));
+      return sequence(login, errors)(t);
+    });
+    const accepted = (await (await h.ctx.postJson(key, "/v1/automation/run-async", body())).json()) as Json;
+    const path = new URL(accepted.streaming_url).pathname;
+    let frame: Response | null = null;
+    for (let i = 0; i < 200; i++) {
+      frame = await h.ctx.app.request(`${path}/frame`);
+      if (frame.status === 200) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const state = (await (await h.ctx.app.request(`${path}/state`)).json()) as Json;
+    hold = false;
+    expect(frame?.status).toBe(200);
+    const jpeg = Buffer.from(await (frame as Response).arrayBuffer());
+    expect(jpeg.subarray(0, 2).toString("hex")).toBe("ffd8");
+    expect(state).toMatchObject({ status: "RUNNING", steps: 0, finished: false });
+    await h.ctx.runs.service.waitTerminal(accepted.run_id, 60_000);
+  });
+
   it("cancels a running /run-async run: it ends CANCELLED with the CANCELLED error, and a webhook row is written", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
