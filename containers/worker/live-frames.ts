@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from "puppeteer-core";
 import type { Logger } from "../../functions/lib/logger.ts";
-import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import { type BlobStore, contentKey } from "../../functions/storage/blob-store.ts";
 import { liveFrameKey } from "../../functions/surfaces/agent/live.ts";
 import type { RunSession } from "../browser/run-session.ts";
 
@@ -15,10 +15,24 @@ const FOLLOW_MS = 500;
  * only between steps. Frames are acknowledged at once (Chromium sends the next only after an ack).
  * Failures only cost the live view, never the run.
  */
-export function startLiveFrames(deps: { session: RunSession; blobs: BlobStore; runId: string; logger: Logger }): {
-  stop(): Promise<void>;
-} {
+export interface RecordedFrame {
+  /** Milliseconds since the recording started. */
+  at: number;
+  /** Blob key of the JPEG. */
+  key: string;
+}
+
+export function startLiveFrames(deps: {
+  session: RunSession;
+  blobs: BlobStore;
+  runId: string;
+  logger: Logger;
+  /** capture_config.recording: also keep every written frame, in order, for the replay. */
+  record?: boolean;
+}): { stop(): Promise<RecordedFrame[]> } {
   const key = liveFrameKey(deps.runId);
+  const started = Date.now();
+  const recorded: RecordedFrame[] = [];
   let page: Page | null = null;
   let cdp: CDPSession | null = null;
   let lastWrite = 0;
@@ -39,6 +53,11 @@ export function startLiveFrames(deps: { session: RunSession; blobs: BlobStore; r
     lastWrite = Date.now();
     try {
       await deps.blobs.put(key, frame);
+      if (deps.record) {
+        const frameKey = contentKey(frame);
+        await deps.blobs.put(frameKey, frame);
+        recorded.push({ at: lastWrite - started, key: frameKey });
+      }
     } catch (err) {
       deps.logger.debug("live frame not stored", { run_id: deps.runId, error: err });
     } finally {
@@ -92,6 +111,8 @@ export function startLiveFrames(deps: { session: RunSession; blobs: BlobStore; r
       cdp = null;
       await last?.send("Page.stopScreencast").catch(() => {});
       await last?.detach().catch(() => {});
+      while (writing) await new Promise((r) => setTimeout(r, 10));
+      return recorded;
     },
   };
 }

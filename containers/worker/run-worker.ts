@@ -8,6 +8,7 @@ import { type RunRow, runRepo } from "../../functions/runs/run.repo.ts";
 import { liveUrl } from "../../functions/runs/run.wire.ts";
 import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import { recordingKey } from "../../functions/surfaces/agent/live.ts";
 import { CREDITS_PER_STEP, isTerminal, type RunError, runError, runMessage } from "../../schema/runs.ts";
 import { runAgent } from "../agent/agent.ts";
 import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
@@ -216,7 +217,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
         .catch(() => {});
     }, cancelPollMs);
     let acted = false;
-    let live: { stop(): Promise<void> } | null = null;
+    let live: ReturnType<typeof startLiveFrames> | null = null;
     try {
       let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
       try {
@@ -235,7 +236,8 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
         if (url) await repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });
         opts.notifier.notify(runId);
         const recorder = stepRecorder({ repo, blobs: opts.blobs, notifier: opts.notifier, logger: log, row });
-        live = startLiveFrames({ session, blobs: opts.blobs, runId, logger: log });
+        const record = (row.request as { capture_config?: { recording?: boolean } }).capture_config?.recording === true;
+        live = startLiveFrames({ session, blobs: opts.blobs, runId, logger: log, record });
         const outcome = await runAgent(
           taskOf(row, { vision: opts.vision ?? false }),
           { model, session, extractor: opts.extractor, logger: log },
@@ -262,7 +264,12 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
         if (stop.signal.reason === SHUTDOWN && !acted) return "requeue";
         return outcome;
       } finally {
-        await live?.stop();
+        const frames = (await live?.stop()) ?? [];
+        if (frames.length > 0) {
+          await opts.blobs
+            .put(recordingKey(runId), Buffer.from(JSON.stringify(frames)))
+            .catch((err) => log.warn("could not store the recording", { run_id: runId, error: err }));
+        }
         await session.close();
       }
     } finally {

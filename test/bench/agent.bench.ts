@@ -6,7 +6,8 @@
  *    is counted with `approxTokens` and with o200k_base (gpt-tokenizer) beside Browser Use 0.5.11's
  *    state of the same page (its script from BROWSER_USE_DOM_JS, see agent-browser-use.ts), and its
  *    interactive elements are checked against ours.
- * B. per-step overhead without the model, on the page-state fixture site: capture, render, action.
+ * B. per-step overhead without the model, on the page-state fixture site: capture, render, the agent's
+ *    verified action (executeAction on a run-browser-pool session) and the live-view frame.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

@@ -185,6 +185,36 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end t
     expect((await h.ctx.call(key, `/v1/runs/${accepted.run_id}/steps/9/html`)).status).toBe(404);
   });
 
+  it("capture_config.recording keeps a replay: screencast frames and the step timeline", async () => {
+    h.model.setScript(sequence(login, errors));
+    const run = (await (
+      await h.ctx.postJson(key, "/v1/automation/run", body({ capture_config: { recording: true } }))
+    ).json()) as Json;
+    expect(run.status).toBe("COMPLETED");
+    const res = await h.ctx.call(key, `/v1/runs/${run.run_id}/recording`);
+    expect(res.status).toBe(200);
+    const rec = (await res.json()) as Json;
+    expect(rec).toMatchObject({ run_id: run.run_id, status: "COMPLETED", finished: true, video: { media_type: "image/jpeg" } });
+    expect(rec.steps.map((s: Json) => s.action.name)).toEqual(["type", "type", "click", "done"]);
+    expect(rec.steps.every((s: Json) => typeof s.screenshot === "string")).toBe(true);
+    expect(rec.video.frames.length).toBeGreaterThan(0);
+    const ats = rec.video.frames.map((f: Json) => f.at_ms);
+    expect([...ats].sort((a: number, b: number) => a - b)).toEqual(ats);
+    const frame = await h.ctx.call(key, rec.video.frames[0].path);
+    expect(frame.headers.get("content-type")).toBe("image/jpeg");
+    expect(
+      Buffer.from(await frame.arrayBuffer())
+        .subarray(0, 2)
+        .toString("hex"),
+    ).toBe("ffd8");
+    expect((await h.ctx.call(key, `/v1/runs/${run.run_id}/recording/frames/99999`)).status).toBe(404);
+    expect((await h.ctx.call(key, `/v1/runs/${run.run_id}/recording/frames/0`)).status).toBe(400);
+    // A run that did not ask for a recording has none.
+    h.model.setScript(sequence(login, errors));
+    const plain = (await (await h.ctx.postJson(key, "/v1/automation/run", body())).json()) as Json;
+    expect((await h.ctx.call(key, `/v1/runs/${plain.run_id}/recording`)).status).toBe(404);
+  });
+
   it("the live view answers without a key while the token is right, and 404 otherwise", async () => {
     h.model.setScript(sequence(login, errors));
     const run = (await (await h.ctx.postJson(key, "/v1/automation/run", body())).json()) as Json;

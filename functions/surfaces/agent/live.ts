@@ -8,6 +8,8 @@ import type { BlobStore } from "../../storage/blob-store.ts";
 
 /** Where the worker keeps the newest frame of a run's browser for the live view. */
 export const liveFrameKey = (runId: string) => `live_${runId}`;
+/** Where the worker keeps a recorded run's frame list (JSON: [{at, key}]). */
+export const recordingKey = (runId: string) => `rec_${runId}`;
 
 /** The live view stays readable this long after the run ends (then 404). */
 const LIVE_AFTER_END_MS = 3_600_000;

@@ -6,11 +6,13 @@ import { AppError } from "../../lib/app-error.ts";
 import type { RunService } from "../../runs/run.service.ts";
 import { eventToWire } from "../../runs/run.wire.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
+import { recordingKey } from "./live.ts";
 import type {
   cancelRunRoute,
   getRunRoute,
   listRunsRoute,
   listStepsRoute,
+  recordingFrameRoute,
   recordingRoute,
   runAsyncRoute,
   runBatchRoute,
@@ -164,19 +166,36 @@ export function runHandlers(deps: RunHandlerDeps) {
       }) as never;
     };
 
+  /** The screencast frames the worker kept for capture_config.recording (empty while running or when none). */
+  async function recordedFrames(runId: string): Promise<{ at: number; key: string }[]> {
+    const raw = await deps.blobs.get(recordingKey(runId));
+    if (!raw) return [];
+    try {
+      const list = JSON.parse(raw.toString("utf8")) as unknown;
+      return Array.isArray(list) ? (list as { at: number; key: string }[]) : [];
+    } catch {
+      return [];
+    }
+  }
+
   const recording: H<typeof recordingRoute> = async (c) => {
     const { id } = c.req.valid("param");
     const row = await runs.owned(c.get("auth"), id);
     const capture = (row.request as { capture_config?: { recording?: boolean } }).capture_config;
     if (!capture?.recording) throw new AppError("NOT_FOUND", `Run ${id} did not ask for a recording (capture_config.recording).`);
     const steps = await runs.repo.steps(row.id);
+    const frames = await recordedFrames(row.id);
     return c.json(
       {
         run_id: row.id,
         status: row.status,
         finished: isTerminal(row.status),
         started_at: row.startedAt?.toISOString() ?? null,
-        frames: steps.map((s) => ({
+        video: {
+          media_type: "image/jpeg",
+          frames: frames.map((f, i) => ({ at_ms: f.at, path: `/v1/runs/${row.id}/recording/frames/${i + 1}` })),
+        },
+        steps: steps.map((s) => ({
           step: s.step,
           at: s.createdAt.toISOString(),
           purpose: s.purpose,
@@ -192,9 +211,22 @@ export function runHandlers(deps: RunHandlerDeps) {
     );
   };
 
+  const recordingFrame: H<typeof recordingFrameRoute> = async (c) => {
+    const { id, frame } = c.req.valid("param");
+    const row = await runs.owned(c.get("auth"), id);
+    const f = (await recordedFrames(row.id))[frame - 1];
+    const data = f ? await deps.blobs.get(f.key) : null;
+    if (!data) throw new AppError("NOT_FOUND", `Run ${id} has no recording frame ${frame}.`);
+    return c.body(new Uint8Array(data), 200, {
+      "content-type": "image/jpeg",
+      "cache-control": "private, max-age=86400",
+    }) as never;
+  };
+
   return {
     run,
     runAsync,
+    recordingFrame,
     runSse,
     runBatch,
     listRuns,

@@ -16,6 +16,29 @@ import {
   StepParam,
 } from "./runs.schemas.ts";
 
+const FrameParam = RunIdParam.extend({
+  frame: z
+    .string()
+    .regex(/^\d{1,7}$/, "frame must be a positive integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1))
+    .openapi({ param: { name: "frame", in: "path" }, type: "integer", example: "1" }),
+});
+
+export const recordingFrameRoute = createRoute({
+  method: "get",
+  path: "/v1/runs/{id}/recording/frames/{frame}",
+  tags: ["agent"],
+  summary: "One frame of a run's recording",
+  description:
+    "A JPEG of the run's browser; `frame` counts from 1 in the order of GET /v1/runs/{id}/recording. 404 when there is no such frame.",
+  request: { params: FrameParam },
+  responses: {
+    200: { description: "The frame.", content: { "image/jpeg": { schema: z.string().openapi({ format: "binary" }) } } },
+    ...errorResponses(400, 404),
+  },
+});
+
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
@@ -170,7 +193,7 @@ export const recordingRoute = createRoute({
   tags: ["agent"],
   summary: "A replayable recording of the run",
   description:
-    "The run's timeline (capture_config.recording): every step with its timestamp, purpose, action, outcome, page and screenshot path, in order, so a player can replay it frame by frame. 404 when the run did not ask for a recording.",
+    "The run's replay (capture_config.recording): `video.frames`, the browser's screencast as JPEG frames (up to 2 per second, each with its offset in ms from the start and its path), and `steps`, every step with its timestamp, purpose, action, outcome, page and screenshot path, in order. Frames are listed once the run has ended. 404 when the run did not ask for a recording.",
   request: { params: RunIdParam },
   responses: { 200: json(z.record(z.string(), z.unknown()).openapi("RunRecording"), "The recording."), ...errorResponses(404) },
 });
