@@ -435,6 +435,25 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end t
     expect(stealth.result).toEqual({ headless: false, webdriver: "undefined" });
   });
 
+  it("a model that stays rate-limited ends the run FAILED with SERVICE_BUSY and a retry_after", async () => {
+    // A Retry-After beyond what the provider wrapper waits for (60 s) fails the run at once with the hint.
+    h.model.setScript(() => ({ fail: "rate_limited", retryAfter: "120" }));
+    const run = (await (await h.ctx.postJson(key, "/v1/automation/run", body())).json()) as Json;
+    expect(run).toMatchObject({
+      status: "FAILED",
+      error: { code: "SERVICE_BUSY", category: "SYSTEM_FAILURE", retry_after: 120 },
+    });
+  });
+
+  it("the duration budget ends a run FAILED with TIMEOUT", async () => {
+    h.model.setScript(() => call("wait_for", { seconds: 10 }));
+    const run = (await (
+      await h.ctx.postJson(key, "/v1/automation/run", { ...body(), agent_config: { max_duration_seconds: 10 } })
+    ).json()) as Json;
+    expect(run).toMatchObject({ status: "FAILED", error: { code: "TIMEOUT", category: "SYSTEM_FAILURE" } });
+    expect(Date.parse(run.finished_at) - Date.parse(run.started_at)).toBeLessThan(15_000);
+  }, 40_000);
+
   it("keeps worker state clean", () => {
     expect(worker.inflight()).toBe(0);
   });
