@@ -4,3 +4,4 @@ export * from "./fetch.ts";
 export * from "./rate-limits.ts";
 export * from "./runs.ts";
 export * from "./webhooks.ts";
+export * from "./search.ts";

@@ -1,0 +1,125 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { accounts } from "./accounts.ts";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/**
+ * The local search index (issue: Search API): one row per document, keyed by its normalised URL.
+ * Fed by every successful fetch, `osprey index add` (crawl through the fetch pipeline) and
+ * `osprey index import --jsonl`.
+ */
+export const searchDocuments = pgTable(
+  "search_documents",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** Normalised URL (lower-case scheme and host, no fragment, no default port): the identity. */
+    url: text("url").notNull().unique(),
+    title: text("title").notNull().default(""),
+    /** The document's text as indexed (snippets are cut from it). */
+    body: text("body").notNull().default(""),
+    siteName: text("site_name").notNull().default(""),
+    /** Registrable host, lower-case, for domain filters (exact or subdomain). */
+    host: text("host").notNull(),
+    /** web | news | research_paper. */
+    type: text("type").notNull().default("web"),
+    /** BCP 47 primary language (e.g. en); the analyzer (stemmer, stop-words) used for it. */
+    language: text("language").notNull().default("en"),
+    publishedAt: date("published_at", { mode: "string" }),
+    publisher: text("publisher"),
+    authors: text("authors").array(),
+    venue: text("venue"),
+    year: integer("year"),
+    pdfUrl: text("pdf_url"),
+    citedByCount: integer("cited_by_count"),
+    /** Indexed length in terms (BM25's document length). */
+    length: integer("length").notNull().default(0),
+    /** Hash of what was indexed: re-indexing identical content is skipped. */
+    contentHash: text("content_hash").notNull().default(""),
+    indexedAt: ts("indexed_at").notNull().defaultNow(),
+  },
+  (t) => [
+    check("search_documents_type_check", sql`${t.type} in ('web', 'news', 'research_paper')`),
+    index("search_documents_host_idx").on(t.host),
+    index("search_documents_type_idx").on(t.type, t.language),
+  ],
+);
+
+/** Inverted index: one row per (term, document) with the term's frequency in the document. */
+export const searchPostings = pgTable(
+  "search_postings",
+  {
+    term: text("term").notNull(),
+    docId: bigint("doc_id", { mode: "number" })
+      .notNull()
+      .references(() => searchDocuments.id, { onDelete: "cascade" }),
+    /** Term frequency (title occurrences may be weighted: see the ranking module). */
+    tf: real("tf").notNull(),
+    /** Document length copied here so scoring needs no join for the BM25 length norm. */
+    docLength: integer("doc_length").notNull(),
+    /** First positions of the term in the document (for proximity), at most a few dozen. */
+    positions: integer("positions").array(),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.docId] }), index("search_postings_doc_idx").on(t.docId)],
+);
+
+/** Document frequency per term (BM25's IDF). */
+export const searchTerms = pgTable("search_terms", {
+  term: text("term").primaryKey(),
+  df: integer("df").notNull(),
+});
+
+/** Collection statistics (one row, id 1): document count and total length, for IDF and avgdl. */
+export const searchStats = pgTable("search_stats", {
+  id: integer("id").primaryKey(),
+  docCount: bigint("doc_count", { mode: "number" }).notNull().default(0),
+  totalLength: bigint("total_length", { mode: "number" }).notNull().default(0),
+});
+
+/** Spec 2.9: one row per search request. */
+export const searchUsage = pgTable(
+  "search_usage",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    keyId: text("key_id").notNull(),
+    requestId: text("request_id").notNull(),
+    query: text("query").notNull(),
+    statusCode: integer("status_code").notNull(),
+    resultCount: integer("result_count").notNull().default(0),
+    results: jsonb("results").$type<{ position: number; site_name: string; snippet: string; title: string; url: string }[]>().notNull(),
+    /** True when the answer came from the short-lived result cache; null when the request failed. */
+    cached: boolean("cached"),
+    responseSizeBytes: integer("response_size_bytes").notNull().default(0),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("search_usage_account_idx").on(t.accountId, t.createdAt)],
+);
+
+/** Short-lived result cache per normalised request (shared by every edge instance). */
+export const searchCache = pgTable(
+  "search_cache",
+  {
+    key: text("key").primaryKey(),
+    response: jsonb("response").$type<Record<string, unknown>>().notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("search_cache_expires_idx").on(t.expiresAt)],
+);
