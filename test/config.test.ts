@@ -38,7 +38,40 @@ describe("parseConfig", () => {
       worker: true,
       workerConcurrency: 2,
       runLeaseMs: 30_000,
+      search: {
+        enabled: true,
+        searxngUrl: null,
+        braveApiKey: null,
+        braveUrl: null,
+        openalexUrl: null,
+        openalexApiKey: null,
+        openalexMailto: null,
+      },
     });
+  });
+
+  it("parses the search settings; a bad URL names the variable and never echoes a key", () => {
+    const c = parseConfig(
+      {
+        OSPREY_SEARCH: "off",
+        OSPREY_SEARXNG_URL: "http://127.0.0.1:8888/",
+        OSPREY_BRAVE_API_KEY: "BSA-secret",
+        OSPREY_OPENALEX_URL: "https://api.openalex.org",
+        OSPREY_OPENALEX_MAILTO: "ops@example.com",
+      },
+      CWD,
+    );
+    expect(c.search).toEqual({
+      enabled: false,
+      searxngUrl: "http://127.0.0.1:8888",
+      braveApiKey: "BSA-secret",
+      braveUrl: null,
+      openalexUrl: "https://api.openalex.org",
+      openalexApiKey: null,
+      openalexMailto: "ops@example.com",
+    });
+    expect(() => parseConfig({ OSPREY_SEARXNG_URL: "searx.local" }, CWD)).toThrow(/OSPREY_SEARXNG_URL must be an http\(s\) URL/);
+    expect(() => parseConfig({ OSPREY_SEARCH: "maybe" }, CWD)).toThrow(/OSPREY_SEARCH must be on or off/);
   });
 
   it("parses the run worker and queue settings, and refuses bad values naming the variable", () => {

@@ -53,6 +53,8 @@ export function parseAllowedHost(entry: string): AllowedHost | null {
 const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 
+const httpUrl = z.string().refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), "must be an http(s) URL");
+
 const EnvSchema = z.object({
   PORT: z.preprocess(
     emptyAsUndefined,
@@ -158,6 +160,13 @@ const EnvSchema = z.object({
       .max(64, "must be at most 64")
       .default(2),
   ),
+  OSPREY_SEARCH: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
+  OSPREY_SEARXNG_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  OSPREY_BRAVE_API_KEY: optionalString,
+  OSPREY_BRAVE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  OSPREY_OPENALEX_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  OSPREY_OPENALEX_API_KEY: optionalString,
+  OSPREY_OPENALEX_MAILTO: optionalString,
   OSPREY_RUN_LEASE_SECONDS: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -197,6 +206,20 @@ export interface Config {
   worker: boolean;
   workerConcurrency: number;
   runLeaseMs: number;
+  search: SearchConfig;
+}
+
+/** The search API: off answers 404 (spec 7.1 "Search API not available"); upstreams are optional. */
+export interface SearchConfig {
+  enabled: boolean;
+  searxngUrl: string | null;
+  braveApiKey: string | null;
+  /** Base of the Brave API (default https://api.search.brave.com); used only with braveApiKey. */
+  braveUrl: string | null;
+  /** Set to use OpenAlex for research papers (its public API: https://api.openalex.org). */
+  openalexUrl: string | null;
+  openalexApiKey: string | null;
+  openalexMailto: string | null;
 }
 
 export class ConfigError extends Error {
@@ -266,6 +289,15 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     worker: e.OSPREY_WORKER === "on",
     workerConcurrency: e.OSPREY_WORKER_CONCURRENCY,
     runLeaseMs: e.OSPREY_RUN_LEASE_SECONDS * 1000,
+    search: {
+      enabled: e.OSPREY_SEARCH === "on",
+      searxngUrl: e.OSPREY_SEARXNG_URL?.replace(/\/$/, "") ?? null,
+      braveApiKey: e.OSPREY_BRAVE_API_KEY ?? null,
+      braveUrl: e.OSPREY_BRAVE_URL?.replace(/\/$/, "") ?? null,
+      openalexUrl: e.OSPREY_OPENALEX_URL?.replace(/\/$/, "") ?? null,
+      openalexApiKey: e.OSPREY_OPENALEX_API_KEY ?? null,
+      openalexMailto: e.OSPREY_OPENALEX_MAILTO ?? null,
+    },
   };
 }
 
