@@ -4,6 +4,7 @@ import type { AppEnv } from "./http/app-env.ts";
 import { composeApp, type Surface } from "./http/compose.ts";
 import type { IdGenerator } from "./lib/ids.ts";
 import type { Logger } from "./lib/logger.ts";
+import type { SearchService } from "./search/search.service.ts";
 import type { Services } from "./services/index.ts";
 import { agentSurface, type RunsApi } from "./surfaces/agent/agent.app.ts";
 import { browserSurface } from "./surfaces/browser/browser.app.ts";
@@ -20,13 +21,15 @@ export interface AppDeps {
   fetch: FetchApi | null;
   /** The run service and its artifact store. */
   runs: RunsApi;
+  /** The search API; null or absent serves its paths as "not available" (search disabled). */
+  search?: SearchService | null;
 }
 
 export function allSurfaces(deps: AppDeps): Surface[] {
   return [
     agentSurface(deps.services, deps.runs),
     fetchSurface(deps.fetch, deps.services.rateLimits),
-    searchSurface(),
+    searchSurface(deps.search ?? null),
     browserSurface(),
   ];
 }

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from "../../functions/config/config.ts";
 import { isAppError } from "../../functions/lib/app-error.ts";
 import { DataDirLockedError } from "../local/data-dir-lock.ts";
 import { UsageError } from "./format.ts";
-import { ACCOUNTS_USAGE, KEYS_USAGE } from "./usage.ts";
+import { ACCOUNTS_USAGE, INDEX_USAGE, KEYS_USAGE } from "./usage.ts";
 
 const USAGE = `Usage:
 osprey serve                 start the server (same as npm start)
@@ -16,6 +16,7 @@ osprey worker                run automation runs and webhooks only (beside a ser
 osprey migrate               apply pending database migrations
 ${KEYS_USAGE}
 ${ACCOUNTS_USAGE}
+${INDEX_USAGE}
 
 Configuration comes from the environment (see README): OSPREY_DATA_DIR, DATABASE_URL, ...`;
 
@@ -32,7 +33,8 @@ async function main(argv: string[]): Promise<void> {
     if (!command) process.exitCode = 2;
     return;
   }
-  if (!["serve", "worker", "migrate", "keys", "accounts"].includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (!["serve", "worker", "migrate", "keys", "accounts", "index"].includes(command))
+    throw new UsageError(`unknown command "${command}"`);
   const config = loadConfig();
   // The database, server and command modules load only once a command needs them, so usage and
   // configuration errors answer at once.
@@ -51,7 +53,10 @@ async function main(argv: string[]): Promise<void> {
   try {
     if (command === "migrate") out(`Migrations applied to ${runtime.database.description}.`);
     else if (command === "keys") await (await import("./commands/keys.ts")).keysCommand(runtime.services, args, out);
-    else await (await import("./commands/accounts.ts")).accountsCommand(runtime.services, args, out);
+    else if (command === "index") {
+      const err = (line: string) => process.stderr.write(`${line}\n`);
+      await (await import("./commands/index.ts")).indexCommand(runtime.database.db, args, { out, err });
+    } else await (await import("./commands/accounts.ts")).accountsCommand(runtime.services, args, out);
   } finally {
     await runtime.close();
   }

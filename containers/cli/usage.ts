@@ -15,3 +15,9 @@ osprey accounts set-limits <account_id> [--search-rpm <n|default>] [--fetch-upm 
                            [--max-pending-runs <n|default>]
 osprey accounts suspend|unsuspend <account_id>
 osprey accounts webhook-secret <account_id> [--rotate] [--json]`;
+
+export const INDEX_USAGE = `osprey index import --jsonl <file> [--json]   one JSON document per line (url, title, text, ...)
+osprey index add <url...> | --file urls.txt | --sitemap <url>  [--concurrency n] [--limit n] [--json]
+                             fetch pages into the local search index (progress on stderr)
+osprey index count [--json]
+osprey index remove <url>`;

@@ -40,5 +40,16 @@ export function describeAdapters(config: Config, databaseDescription: string): [
       chromium.path ? `chromium at ${chromium.path}` : `none: ${chromium.reason}; pages that need scripts cannot be rendered`,
     ],
     ["model", model],
+    ["search", searchLine(config)],
   ];
+}
+
+function searchLine(config: Config): string {
+  if (!config.search.enabled) return "off (OSPREY_SEARCH=off): /search answers 404";
+  const upstreams = [
+    config.search.searxngUrl ? `searxng ${config.search.searxngUrl}` : null,
+    config.search.braveApiKey ? "brave" : null,
+    config.search.openalexUrl || config.search.openalexApiKey ? "openalex" : null,
+  ].filter((x) => x !== null);
+  return `local index${upstreams.length > 0 ? ` + ${upstreams.join(", ")}` : " only (set OSPREY_SEARXNG_URL, OSPREY_BRAVE_API_KEY or OSPREY_OPENALEX_URL for web-scale results)"}`;
 }

@@ -12,6 +12,10 @@ import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { buildRuns } from "../../functions/runs/build.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
+import { createIndexFeed } from "../../functions/search/index-feed.ts";
+import { createLocalIndex } from "../../functions/search/local/local-index.ts";
+import { providersFromEnv } from "../../functions/search/providers/from-config.ts";
+import { searchService } from "../../functions/search/search.service.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
 import { fileBlobStore } from "../../functions/storage/blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
@@ -49,6 +53,9 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     : unavailableRenderer(chromium.reason);
   const extractor = createExtractorPool();
   const blobs = fileBlobStore(path.join(config.dataDir, "blobs"));
+  // Every successful fetch feeds the local search index, after its response.
+  const localIndex = createLocalIndex({ db: runtime.database.db });
+  const indexFeed = createIndexFeed(localIndex.writer, { logger });
   const fetchApi = buildFetch({
     config,
     db: runtime.database.db,
@@ -58,6 +65,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     renderer,
     extractor,
     blobs,
+    index: indexFeed,
   });
   // Cached responses older than a week are dropped hourly (ttl-less callers accept any entry, so
   // without this the cache would only grow).
@@ -83,12 +91,31 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     notifier,
   });
   const workers = config.worker ? createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl }) : null;
-  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi, runs });
+  const upstreams = providersFromEnv({
+    searxngUrl: config.search.searxngUrl ?? undefined,
+    braveApiKey: config.search.braveApiKey ?? undefined,
+    braveUrl: config.search.braveUrl ?? undefined,
+    openalexUrl: config.search.openalexUrl ?? undefined,
+    openalexApiKey: config.search.openalexApiKey ?? undefined,
+    openalexMailto: config.search.openalexMailto ?? undefined,
+  });
+  const search = config.search.enabled
+    ? searchService({
+        db,
+        clock: systemClock,
+        logger,
+        rateLimits: runtime.services.rateLimits,
+        providers: [localIndex.provider, ...upstreams],
+      })
+    : null;
+  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi, runs, search });
   const closeAdapters = async () => {
     clearInterval(purge);
     // Runs in flight get the shutdown budget to finish; the rest are requeued or failed by the worker.
     await workers?.stop(config.shutdownTimeoutMs);
     await Promise.allSettled([renderer.close(), extractor.close(), queue.close()]);
+    // Pages already fetched reach the index before the database closes (bounded wait).
+    await Promise.race([indexFeed.whenIdle(), new Promise((r) => setTimeout(r, 5_000).unref())]);
     await runtime.close();
   };
 
@@ -116,7 +143,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     "",
     `  automation  ${url}/v1`,
     `  fetch       ${url}/fetch`,
-    `  search      ${url}/search    (not available yet)`,
+    `  search      ${url}/search${search ? "" : "    (off: OSPREY_SEARCH=off)"}`,
     `  browser     ${url}/browser   (not available yet)`,
     `  reference   ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
     "",

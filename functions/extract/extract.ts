@@ -3,6 +3,8 @@
  * whole document, then either the include-selector scope verbatim or the automatic main content,
  * rendered in the requested format with links of the same scope.
  */
+
+import { classifyPage } from "../search/page-type.ts";
 import { detectLanguage } from "./language.ts";
 import { extractMainContent } from "./main-content.ts";
 import { extractMetadata } from "./metadata.ts";
@@ -45,6 +47,8 @@ function render(root: Element, opts: ExtractOptions) {
 export function extractHtml(html: string, opts: ExtractOptions): ExtractOutcome {
   const document = parseDocument(html);
   const metadata = extractMetadata(document);
+  // Before main-content extraction, which removes the furniture the typing reads.
+  const typing = opts.forIndex ? classifyPage(document, opts.url) : undefined;
   let root: Element | null;
   let unmatched: string[] = [];
   if (opts.includeSelectors?.length || opts.excludeSelectors?.length) {
@@ -69,5 +73,6 @@ export function extractHtml(html: string, opts: ExtractOptions): ExtractOutcome 
   if (opts.links) page.links = collectLinks(root, opts.url);
   if (opts.imageLinks) page.imageLinks = collectImageLinks(root, opts.url);
   if (unmatched.length > 0) page.unmatchedSelectors = unmatched;
+  if (typing) page.index = { plainText: plain, typing };
   return { ok: true, page };
 }

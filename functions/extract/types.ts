@@ -3,6 +3,7 @@
  * Types shared by the extraction pipeline (spec 2.5 and 4.6). The fetch service calls
  * `extractHtml` (extract.ts) with these options and maps the outcome to its wire result.
  */
+import type { PageTyping } from "../search/page-type.ts";
 import type { DocTree } from "./output/tree-schema.ts";
 
 export interface ExtractOptions {
@@ -13,6 +14,8 @@ export interface ExtractOptions {
   imageLinks: boolean;
   includeSelectors?: string[];
   excludeSelectors?: string[];
+  /** Also return `index` (the page's type and plain text) for the local search index. */
+  forIndex?: boolean;
 }
 
 export interface PageMetadata {
@@ -29,6 +32,8 @@ export interface ExtractedPage extends PageMetadata {
   imageLinks?: string[];
   unmatchedSelectors?: string[];
   textLength: number;
+  /** Only with `forIndex`: what the local index stores besides the metadata. */
+  index?: { plainText: string; typing: PageTyping };
 }
 
 export type ExtractOutcome =

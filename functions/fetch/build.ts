@@ -8,6 +8,7 @@ import { decodeHtml } from "../net/charset.ts";
 import { safeFetch } from "../net/safe-http.ts";
 import { fetchCacheRepo } from "../repos/fetch-cache.repo.ts";
 import { fetchUsageRepo } from "../repos/fetch-usage.repo.ts";
+import type { IndexFeed } from "../search/index-feed.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { fetchService } from "./fetch.service.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
@@ -29,6 +30,11 @@ export interface FetchBuildInput {
   /** Tests resolve names to loopback through this; production uses the system resolver. */
   resolver?: Resolver;
   batchCeilingMs?: number;
+  /**
+   * The local search index's feed (search/index-feed.ts, over createLocalIndex().writer): every
+   * successful fetch upserts its page after the response. Absent: nothing is indexed.
+   */
+  index?: IndexFeed;
 }
 
 /** Wires the fetch API's adapters: the address policy and safe HTTP client, cache, usage, renderer, extractor. */
@@ -57,6 +63,7 @@ export function buildFetch(input: FetchBuildInput) {
     extractor: input.extractor,
     decodeHtml,
     neverExpireHosts: input.config.fetchNeverExpireHosts,
+    ...(input.index ? { index: input.index } : {}),
   };
   return {
     fetch: fetchService(deps, input.batchCeilingMs === undefined ? {} : { batchCeilingMs: input.batchCeilingMs }),

@@ -2,6 +2,7 @@ import type { Clock } from "../lib/clock.ts";
 import type { IdGenerator } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { FetchUsageRepo } from "../repos/fetch-usage.repo.ts";
+import type { IndexFeed } from "../search/index-feed.ts";
 import type { Extractor, HtmlDecoder, HttpFetch, UrlCheck } from "./ports.ts";
 import type { Renderer } from "./renderer.ts";
 import type { ResponseCache } from "./response-cache.ts";
@@ -22,4 +23,6 @@ export interface FetchDeps {
   decodeHtml: HtmlDecoder;
   /** Operator-pinned hosts whose cached entries never expire (spec 4.6 ttl). */
   neverExpireHosts: string[];
+  /** The local search index's feed: successful fetches are offered to it after the response. */
+  index?: IndexFeed;
 }

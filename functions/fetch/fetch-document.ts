@@ -1,3 +1,4 @@
+import { toIndexDocument } from "../search/index-feed.ts";
 import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import type { ContentKind } from "./content-kind.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
@@ -42,6 +43,11 @@ export async function fromDocument(
   }
   if (source.live) await storeSource(deps, key, source);
   if (text.trim() === "") return fail(url, finalUrl, "empty_content");
+  // PDFs and plain text are documents worth finding; JSON and CSV are data, not indexed.
+  const indexDoc =
+    deps.index && (kind === "pdf" || kind === "text")
+      ? toIndexDocument({ finalUrl, metadata: { ...meta, language: null }, text })
+      : null;
   return {
     ok: true,
     url,
@@ -54,5 +60,6 @@ export async function fromDocument(
     ...(req.links ? { links: [] } : {}),
     ...(req.image_links ? { imageLinks: [] } : {}),
     ...ctx.validators,
+    ...(indexDoc ? { indexDoc } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { toIndexDocument } from "../search/index-feed.ts";
 import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import { isBotChallenge } from "./bot-challenge.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
@@ -59,6 +60,8 @@ export async function fromHtml(
     imageLinks: req.image_links,
     includeSelectors: req.include_selectors,
     excludeSelectors: req.exclude_selectors,
+    // A selector scope is not the page: only whole pages go to the local index.
+    ...(deps.index && !req.include_selectors?.length && !req.exclude_selectors?.length ? { forIndex: true } : {}),
   });
   if (!outcome.ok) {
     if (outcome.error === "selector_not_matched") {
@@ -74,6 +77,7 @@ export async function fromHtml(
     return fail(url, finalUrl, "empty_content", message ? { message } : {});
   }
   const p = outcome.page;
+  const indexDoc = p.index ? toIndexDocument({ finalUrl, metadata: p, text: p.index.plainText, typing: p.index.typing }) : null;
   return {
     ok: true,
     url,
@@ -89,5 +93,6 @@ export async function fromHtml(
     ...(req.image_links ? { imageLinks: p.imageLinks ?? [] } : {}),
     ...(p.unmatchedSelectors?.length ? { unmatchedSelectors: p.unmatchedSelectors } : {}),
     ...ctx.validators,
+    ...(indexDoc ? { indexDoc } : {}),
   };
 }

@@ -51,6 +51,13 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
     return { outcome, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
   }
 
+  // Successful whole pages go to the local index once the response is computed (the feed
+  // starts its work on a later turn and never fails the request).
+  const offerToIndex = (outcomes: TimedOutcome[]) => {
+    if (!deps.index) return;
+    for (const { outcome } of outcomes) if (outcome.ok && outcome.indexDoc) deps.index.offer(outcome.indexDoc);
+  };
+
   return {
     async fetch(req: FetchRequest, ctx: BatchContext): Promise<TimedOutcome[]> {
       const batch = AbortSignal.timeout(ceiling);
@@ -84,7 +91,15 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
           createdAt: now,
         })),
       );
+      offerToIndex(outcomes);
       return outcomes;
+    },
+    /**
+     * One URL on its own (the `osprey index add` crawl): the same pipeline and deadlines, no usage
+     * row, nothing offered to the index (the caller upserts `outcome.indexDoc` itself).
+     */
+    fetchOne(url: string, req: FetchRequest): Promise<TimedOutcome> {
+      return runOne(url, req, AbortSignal.timeout(ceiling), Date.now() + ceiling);
     },
   };
 }

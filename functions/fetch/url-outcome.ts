@@ -1,4 +1,5 @@
 import type { FetchErrorCode } from "../../schema/fetch-errors.ts";
+import type { IndexDocument } from "../search/local/document.ts";
 import type { DocTree } from "./ports.ts";
 
 /** Largest response body read from an origin (decoded), documented in the OpenAPI description. */
@@ -33,6 +34,8 @@ export interface UrlSuccess {
   etag?: string;
   lastModified?: string;
   unmatchedSelectors?: string[];
+  /** Internal, never on the wire: what the local index gets (only when the index is fed). */
+  indexDoc?: IndexDocument;
 }
 
 export interface UrlFailure {

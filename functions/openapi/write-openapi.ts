@@ -14,6 +14,7 @@ import { defaultIds } from "../lib/ids.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { unavailableQueue } from "../queue/queue.ts";
 import { buildRuns } from "../runs/build.ts";
+import { searchService } from "../search/search.service.ts";
 import { createServices } from "../services/index.ts";
 import { memoryBlobStore } from "../storage/blob-store.ts";
 
@@ -52,7 +53,8 @@ export async function generateDocuments(): Promise<Record<string, string>> {
     model: null,
     publicUrl: "http://127.0.0.1:8787",
   });
-  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs });
+  const search = searchService({ db: noDatabase, clock, logger: silentLogger, rateLimits: services.rateLimits, providers: [] });
+  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs, search });
   const out: Record<string, string> = {};
   for (const [file, path] of Object.entries(DOCUMENTS)) {
     const res = await app.request(path);

@@ -33,8 +33,7 @@ CREATE TABLE "search_postings" (
 	"doc_id" bigint NOT NULL,
 	"tf" real NOT NULL,
 	"doc_length" integer NOT NULL,
-	"positions" integer[],
-	CONSTRAINT "search_postings_term_doc_id_pk" PRIMARY KEY("term","doc_id")
+	"impact" real NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "search_stats" (
@@ -62,10 +61,10 @@ CREATE TABLE "search_usage" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "search_postings" ADD CONSTRAINT "search_postings_doc_id_search_documents_id_fk" FOREIGN KEY ("doc_id") REFERENCES "public"."search_documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "search_usage" ADD CONSTRAINT "search_usage_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "search_cache_expires_idx" ON "search_cache" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "search_documents_host_idx" ON "search_documents" USING btree ("host");--> statement-breakpoint
 CREATE INDEX "search_documents_type_idx" ON "search_documents" USING btree ("type","language");--> statement-breakpoint
+CREATE INDEX "search_postings_term_impact_idx" ON "search_postings" USING btree ("term","impact" DESC NULLS LAST,"doc_id","tf","doc_length");--> statement-breakpoint
 CREATE INDEX "search_postings_doc_idx" ON "search_postings" USING btree ("doc_id");--> statement-breakpoint
 CREATE INDEX "search_usage_account_idx" ON "search_usage" USING btree ("account_id","created_at");

@@ -9,7 +9,6 @@ import {
   integer,
   jsonb,
   pgTable,
-  primaryKey,
   real,
   text,
   timestamp,
@@ -64,17 +63,28 @@ export const searchPostings = pgTable(
   "search_postings",
   {
     term: text("term").notNull(),
-    docId: bigint("doc_id", { mode: "number" })
-      .notNull()
-      .references(() => searchDocuments.id, { onDelete: "cascade" }),
+    /**
+     * search_documents.id. No foreign key: the writer deletes a document's postings itself (it must
+     * read them to maintain df), and a per-row FK check costs a third of bulk-import time.
+     */
+    docId: bigint("doc_id", { mode: "number" }).notNull(),
     /** Term frequency (title occurrences may be weighted: see the ranking module). */
     tf: real("tf").notNull(),
     /** Document length copied here so scoring needs no join for the BM25 length norm. */
     docLength: integer("doc_length").notNull(),
-    /** First positions of the term in the document (for proximity), at most a few dozen. */
-    positions: integer("positions").array(),
+    /**
+     * BM25's tf part, tf / (tf + k1·(1 - b + b·dl/avgdl)), with avgdl as it was at indexing: only
+     * orders a term's postings, so a query can read the best few thousand of a very common term.
+     */
+    impact: real("impact").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.term, t.docId] }), index("search_postings_doc_idx").on(t.docId)],
+  (t) => [
+    // No primary key: (term, doc_id) is unique by construction (the writer replaces a document's
+    // postings whole under the stats-row lock). This covering index gives a term's postings best
+    // first with an index-only scan instead of one heap visit per posting.
+    index("search_postings_term_impact_idx").on(t.term, t.impact.desc(), t.docId, t.tf, t.docLength),
+    index("search_postings_doc_idx").on(t.docId),
+  ],
 );
 
 /** Document frequency per term (BM25's IDF). */
@@ -103,7 +113,9 @@ export const searchUsage = pgTable(
     query: text("query").notNull(),
     statusCode: integer("status_code").notNull(),
     resultCount: integer("result_count").notNull().default(0),
-    results: jsonb("results").$type<{ position: number; site_name: string; snippet: string; title: string; url: string }[]>().notNull(),
+    results: jsonb("results")
+      .$type<{ position: number; site_name: string; snippet: string; title: string; url: string }[]>()
+      .notNull(),
     /** True when the answer came from the short-lived result cache; null when the request failed. */
     cached: boolean("cached"),
     responseSizeBytes: integer("response_size_bytes").notNull().default(0),

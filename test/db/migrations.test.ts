@@ -19,6 +19,12 @@ const TABLES = [
   "run_events",
   "run_steps",
   "runs",
+  "search_cache",
+  "search_documents",
+  "search_postings",
+  "search_stats",
+  "search_terms",
+  "search_usage",
   "webhook_attempts",
   "webhook_deliveries",
 ];

@@ -10,6 +10,8 @@ import { defaultIds } from "../../functions/lib/ids.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
 import { unavailableQueue } from "../../functions/queue/queue.ts";
 import { type BuildRunsInput, buildRuns } from "../../functions/runs/build.ts";
+import { createLocalIndex } from "../../functions/search/local/local-index.ts";
+import { type SearchServiceDeps, searchService } from "../../functions/search/search.service.ts";
 import { createServices, type Services } from "../../functions/services/index.ts";
 import { memoryBlobStore } from "../../functions/storage/blob-store.ts";
 import type { RunsApi } from "../../functions/surfaces/agent/agent.app.ts";
@@ -52,6 +54,11 @@ export interface TestContextOptions {
   fetch?: Partial<Omit<FetchBuildInput, "db" | "clock" | "ids" | "logger">>;
   /** Overrides of the run service's adapters; by default no queue (runs cannot start) and no model. */
   runs?: Partial<Omit<BuildRunsInput, "db" | "logger">>;
+  /**
+   * The search API: enabled by default with the local index as its only provider (no upstreams);
+   * `providers` replaces that list; `enabled: false` serves the API as "not available".
+   */
+  search?: { enabled?: boolean } & Partial<Pick<SearchServiceDeps, "providers" | "cacheTtlMs" | "providerTimeoutMs">>;
 }
 
 export function createTestContext(db: Db, opts: TestContextOptions = {}): TestContext {
@@ -78,7 +85,9 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     db,
     logger,
   });
-  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs });
+  const { enabled = true, providers = [createLocalIndex({ db, clock }).provider], ...searchOpts } = opts.search ?? {};
+  const search = enabled ? searchService({ db, clock, logger, rateLimits: services.rateLimits, providers, ...searchOpts }) : null;
+  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs, search });
   return {
     app,
     services,

@@ -34,8 +34,9 @@ const ENDPOINTS: Endpoint[] = [
     valid: { status: 200 },
   },
   { surface: "fetch", method: "GET", path: "/fetch/usage", valid: { status: 200 } },
-  { surface: "search", method: "GET", path: "/search?query=x", valid: notAvailable("search API") },
-  { surface: "search", method: "GET", path: "/search/usage", valid: notAvailable("search API") },
+  // The test context enables search over the (empty) local index: an empty page of results.
+  { surface: "search", method: "GET", path: "/search?query=x", valid: { status: 200 } },
+  { surface: "search", method: "GET", path: "/search/usage", valid: { status: 200 } },
   { surface: "browser", method: "DELETE", path: "/browser/sess_1", valid: notAvailable("browser session API") },
   { surface: "browser", method: "GET", path: "/browser/usage", valid: notAvailable("browser session API") },
   { surface: "browser", method: "GET", path: "/browser/v1/browser/usage", valid: notAvailable("browser session API") },

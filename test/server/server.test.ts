@@ -96,9 +96,13 @@ describe("osprey serve on a PGlite data dir", () => {
       });
       expect(res.headers.get("x-request-id")).toBe(body.request_id);
     }
-    const searchRes = await fetch(`${server.url}/search`, { headers: { "X-API-Key": firstKey } });
-    const searchBody = (await searchRes.json()) as { error: { message: string } };
-    expect(searchBody.error.message).toMatch(/not available/);
+    const browserRes = await fetch(`${server.url}/browser/usage`, { headers: { "X-API-Key": firstKey } });
+    const browserBody = (await browserRes.json()) as { error: { message: string } };
+    expect(browserBody.error.message).toMatch(/not available/);
+    // The search API is served from the local index (empty on a fresh data dir).
+    const searchRes = await fetch(`${server.url}/search?query=kayak`, { headers: { "X-API-Key": firstKey } });
+    expect(searchRes.status).toBe(200);
+    expect(await searchRes.json()).toEqual({ query: "kayak", results: [], total_results: 0, page: 0 });
     // The fetch API is served: a loopback URL is refused per URL, with no connection made.
     const fetchRes = await fetch(`${server.url}/fetch`, {
       method: "POST",

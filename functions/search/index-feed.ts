@@ -1,0 +1,160 @@
+/**
+ * Feeds the local index from the fetch pipeline: every successful fetch offers the page it
+ * extracted, and the feed upserts it after the response has gone out. Fire-and-forget with a
+ * bounded queue (de-duplicated by URL, oldest dropped when full), a few upserts in flight at a
+ * time, batched; failures are logged, never surfaced to the fetch caller.
+ */
+import type { PageMetadata } from "../extract/types.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { IndexDocument, IndexWriter, UpsertResult } from "./local/document.ts";
+import type { PageTyping } from "./page-type.ts";
+
+export interface IndexFeedStats {
+  offered: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  /** Documents whose upsert threw. */
+  failed: number;
+  /** Documents dropped because the queue was full. */
+  dropped: number;
+}
+
+export interface IndexFeed {
+  /** Queues a document; returns at once. */
+  offer(doc: IndexDocument): void;
+  /** Resolves once nothing is queued or being written (tests, the CLI, shutdown). */
+  whenIdle(): Promise<void>;
+  stats(): IndexFeedStats;
+}
+
+export interface IndexFeedOptions {
+  logger: Logger;
+  /** Upserts in flight at once (default 1: the index serialises its writers anyway). */
+  concurrency?: number;
+  /** Documents per upsert call (default 16). */
+  batchSize?: number;
+  /** Queued documents kept at most (default 1000); Infinity for a crawl that must keep them all. */
+  maxQueue?: number;
+}
+
+export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): IndexFeed {
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
+  const batchSize = Math.max(1, opts.batchSize ?? 16);
+  const maxQueue = opts.maxQueue ?? 1000;
+  // Insertion-ordered: a URL offered again while queued replaces its older version in place.
+  const queue = new Map<string, IndexDocument>();
+  const stats: IndexFeedStats = { offered: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, failed: 0, dropped: 0 };
+  let inFlight = 0;
+  let scheduled = false;
+  let idleWaiters: Array<() => void> = [];
+
+  const settleIdle = () => {
+    if (inFlight > 0 || queue.size > 0 || scheduled) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const w of waiters) w();
+  };
+
+  const count = (batch: IndexDocument[], r: UpsertResult) => {
+    stats.inserted += r.inserted;
+    stats.updated += r.updated;
+    stats.unchanged += r.unchanged;
+    stats.rejected += r.rejected.length;
+    for (const x of r.rejected) opts.logger.debug("index refused a fetched page", { url: x.url, reason: x.reason });
+    if (batch.length > r.inserted + r.updated + r.unchanged + r.rejected.length) {
+      opts.logger.debug("index upsert accounted for fewer documents than given", { given: batch.length });
+    }
+  };
+
+  const pump = () => {
+    scheduled = false;
+    while (inFlight < concurrency && queue.size > 0) {
+      const batch: IndexDocument[] = [];
+      for (const [url, doc] of queue) {
+        batch.push(doc);
+        queue.delete(url);
+        if (batch.length >= batchSize) break;
+      }
+      inFlight++;
+      writer
+        .upsert(batch)
+        .then(
+          (r) => count(batch, r),
+          (err: unknown) => {
+            stats.failed += batch.length;
+            opts.logger.error("local index upsert failed", { error: err, urls: batch.length, first: batch[0]?.url });
+          },
+        )
+        .finally(() => {
+          inFlight--;
+          pump();
+          settleIdle();
+        });
+    }
+  };
+
+  return {
+    offer(doc) {
+      stats.offered++;
+      queue.delete(doc.url);
+      queue.set(doc.url, doc);
+      while (queue.size > maxQueue) {
+        const oldest = queue.keys().next().value as string;
+        queue.delete(oldest);
+        stats.dropped++;
+        opts.logger.warn("local index feed is full; dropped a page", { url: oldest });
+      }
+      // After the current turn: the fetch response is sent before any index work starts.
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(() => {
+          pump();
+          settleIdle();
+        });
+      }
+    },
+    whenIdle() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        settleIdle();
+      });
+    },
+    stats: () => ({ ...stats }),
+  };
+}
+
+const day = (iso: string | null | undefined): string | undefined =>
+  iso && /^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) : undefined;
+
+/**
+ * The index document for a successful extraction: the final URL, plain text, metadata and the
+ * page's type. Null when there is no text to index.
+ */
+export function toIndexDocument(input: {
+  finalUrl: string;
+  metadata: Pick<PageMetadata, "title" | "language" | "publishedDate">;
+  text: string;
+  typing?: PageTyping;
+}): IndexDocument | null {
+  const text = input.text.trim();
+  if (text === "") return null;
+  const t = input.typing ?? { type: "web" as const };
+  const doc: IndexDocument = {
+    url: input.finalUrl,
+    title: input.metadata.title ?? input.finalUrl,
+    text,
+    type: t.type,
+  };
+  if (t.siteName) doc.siteName = t.siteName;
+  if (input.metadata.language) doc.language = input.metadata.language;
+  const published = t.publishedDate ?? day(input.metadata.publishedDate);
+  if (published) doc.publishedDate = published;
+  if (t.publisher) doc.publisher = t.publisher;
+  if (t.authors?.length) doc.authors = t.authors;
+  if (t.venue) doc.venue = t.venue;
+  if (t.year !== undefined) doc.year = t.year;
+  if (t.pdfUrl) doc.pdfUrl = t.pdfUrl;
+  return doc;
+}

@@ -1,0 +1,111 @@
+/**
+ * BM25 computed in the database (Lucene's formula): for each query term t with document frequency
+ * df among N documents, idf = ln(1 + (N - df + 0.5) / (df + 0.5)); a document scores
+ * Σ qtf · idf · tf / (tf + k1 · (1 - b + b · dl / avgdl)). N and avgdl come from search_stats, df
+ * from search_terms, tf and dl from the postings, so every instance ranks identically with no
+ * index in memory. Filters apply before ordering; a page is OFFSET page·PAGE_SIZE.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/db.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { analyze } from "../analyze.ts";
+import { PAGE_SIZE, type SearchQuery } from "../types.ts";
+
+export interface Bm25Params {
+  k1: number;
+  b: number;
+  /**
+   * A term's postings read per query, best impact first. Terms in fewer documents are scored
+   * exactly; for a more common term (low IDF) the documents past this many contribute nothing,
+   * which bounds query time on large indexes at a small cost in recall.
+   */
+  maxPostingsPerTerm: number;
+}
+
+export const DEFAULT_BM25: Bm25Params = { k1: 0.9, b: 0.4, maxPostingsPerTerm: 5000 };
+
+export interface DocumentRow {
+  id: string | number;
+  url: string;
+  title: string;
+  body: string;
+  site_name: string;
+  language: string;
+  published_at: string | null;
+  publisher: string | null;
+  authors: string[] | null;
+  venue: string | null;
+  year: number | null;
+  pdf_url: string | null;
+  cited_by_count: number | null;
+  score: number;
+  total: string | number;
+}
+
+const arr = (values: unknown[], type: string): SQL => sql`${sql.param(values)}::${sql.raw(type)}`;
+
+/** Matches a host exactly or as a subdomain of `domain`. */
+const hostMatches = (domain: string): SQL => sql`(d.host = ${domain} or right(d.host, ${domain.length + 1}) = ${`.${domain}`})`;
+
+const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+export function filterSql(q: SearchQuery, clock: Clock): SQL {
+  const parts: SQL[] = [sql`d.type = ${q.domainType}`];
+  const include = q.includeDomains.filter(Boolean);
+  if (include.length > 0) parts.push(sql`(${sql.join(include.map(hostMatches), sql` or `)})`);
+  for (const domain of q.excludeDomains.filter(Boolean)) parts.push(sql`not ${hostMatches(domain)}`);
+  if (q.recencyMinutes !== undefined) {
+    parts.push(sql`d.published_at >= ${day(clock.now().getTime() - q.recencyMinutes * 60_000)}::date`);
+  }
+  if (q.afterDate) parts.push(sql`d.published_at >= ${q.afterDate}::date`);
+  if (q.beforeDate) parts.push(sql`d.published_at <= ${q.beforeDate}::date`);
+  if (q.pubYearMin !== undefined) parts.push(sql`d.year >= ${q.pubYearMin}`);
+  if (q.pubYearMax !== undefined) parts.push(sql`d.year <= ${q.pubYearMax}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** The query's terms (repeats kept: a repeated term weighs more, as in Lucene's boolean query). */
+export function queryTerms(q: SearchQuery): string[] {
+  return analyze(q.text, q.language);
+}
+
+/**
+ * One page of documents ranked by BM25 (ties by id), each with its score and the number of all
+ * matching documents.
+ */
+export async function bm25Page(
+  db: Db,
+  q: SearchQuery,
+  clock: Clock,
+  params: Bm25Params,
+  limit = PAGE_SIZE,
+): Promise<DocumentRow[]> {
+  const terms = queryTerms(q);
+  if (terms.length === 0) return [];
+  const { k1, b } = params;
+  const result = await db.execute(sql`
+    with st as (
+      select greatest(doc_count, 1)::float8 as n, greatest(total_length::float8 / greatest(doc_count, 1), 1) as avgdl
+      from search_stats where id = 1),
+    q as (select term, count(*)::float8 as qtf from unnest(${arr(terms, "text[]")}) as u(term) group by term),
+    w as (
+      select q.term, q.qtf * ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) as wt
+      from q join search_terms t on t.term = q.term cross join st),
+    s as (
+      select p.doc_id, sum(w.wt * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
+      from w cross join st cross join lateral (
+        select doc_id, tf, doc_length from search_postings p
+        where p.term = w.term order by p.impact desc limit ${params.maxPostingsPerTerm}) p
+      group by p.doc_id),
+    r as (
+      select s.doc_id, s.score, count(*) over () as total
+      from s join search_documents d on d.id = s.doc_id
+      where ${filterSql(q, clock)}
+      order by s.score desc, s.doc_id
+      limit ${limit} offset ${q.page * PAGE_SIZE})
+    select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,
+      d.authors, d.venue, d.year, d.pdf_url, d.cited_by_count, r.score, r.total
+    from r join search_documents d on d.id = r.doc_id
+    order by r.score desc, r.doc_id`);
+  return (result as unknown as { rows: DocumentRow[] }).rows;
+}

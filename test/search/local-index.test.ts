@@ -1,0 +1,210 @@
+import { type SQL, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../functions/db/db.ts";
+import { analyze } from "../../functions/search/analyze.ts";
+import type { IndexDocument } from "../../functions/search/local/document.ts";
+import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
+import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
+import { bm25Page, DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
+import type { SearchQuery } from "../../functions/search/types.ts";
+import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+
+const clock = { now: () => new Date("2026-06-15T12:00:00Z") };
+const signal = new AbortController().signal;
+const query = (text: string, o: Partial<SearchQuery> = {}): SearchQuery => ({
+  text,
+  location: "US",
+  language: "en",
+  includeDomains: [],
+  excludeDomains: [],
+  domainType: "web",
+  page: 0,
+  ...o,
+});
+
+async function rows<T>(db: Db, q: SQL): Promise<T[]> {
+  return ((await db.execute(q)) as unknown as { rows: T[] }).rows;
+}
+
+/** df and collection stats must equal what the postings and documents say. */
+async function expectConsistent(db: Db): Promise<void> {
+  const drift = await rows(
+    db,
+    sql`select coalesce(t.term, p.term) as term, t.df, p.n from search_terms t
+        full join (select term, count(*)::int as n from search_postings group by term) p on p.term = t.term
+        where t.df is distinct from p.n`,
+  );
+  expect(drift).toEqual([]);
+  const [stats] = await rows<{ doc_count: string; total_length: string }>(db, sql`select * from search_stats where id = 1`);
+  const [docs] = await rows<{ n: string; len: string | null }>(
+    db,
+    sql`select count(*) as n, sum(length) as len from search_documents`,
+  );
+  expect(Number(stats?.doc_count ?? 0)).toBe(Number(docs?.n));
+  expect(Number(stats?.total_length ?? 0)).toBe(Number(docs?.len ?? 0));
+}
+
+const CORPUS: IndexDocument[] = [
+  { url: "https://a.example.com/1", title: "Cats", text: "The cat chased another cat around the garden." },
+  { url: "https://b.example.org/2", title: "Dogs and cats", text: "Dogs are loyal. A cat is independent." },
+  { url: "https://example.org/3", title: "Gardening", text: "Planting tomatoes in a sunny garden bed, with compost." },
+  {
+    url: "https://news.site.net/4",
+    title: "Cat show",
+    text: "The national cat show opened today.",
+    type: "news",
+    publishedDate: "2026-06-15",
+  },
+  {
+    url: "https://news.site.net/5",
+    title: "Garden show",
+    text: "Garden cats at the show.",
+    type: "news",
+    publishedDate: "2026-01-10T08:00:00Z",
+  },
+  {
+    url: "https://papers.example/6",
+    title: "Feline genetics",
+    text: "Cat coat genetics.",
+    type: "research_paper",
+    year: 2019,
+    authors: ["A. Author"],
+  },
+  { url: "https://papers.example/7", title: "Feline behaviour", text: "Cat play behaviour.", type: "research_paper", year: 2023 },
+];
+
+/** The same formula in JS, from the corpus itself (title terms count `titleWeight` times). */
+function referenceScores(docs: IndexDocument[], text: string, k1 = 0.9, b = 0.4): Map<string, number> {
+  const w = DEFAULT_RANKING.titleWeight;
+  const tfs = docs.map((d) => {
+    const m = new Map<string, number>();
+    for (const t of analyze(d.title)) m.set(t, (m.get(t) ?? 0) + w);
+    for (const t of analyze(d.text)) m.set(t, (m.get(t) ?? 0) + 1);
+    return m;
+  });
+  const lengths = tfs.map((m) => [...m.values()].reduce((a, c) => a + c, 0));
+  const avgdl = lengths.reduce((s, l) => s + l, 0) / docs.length;
+  const scores = new Map<string, number>();
+  const qtf = new Map<string, number>();
+  for (const t of analyze(text)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  for (const [t, n] of qtf) {
+    const df = tfs.filter((m) => m.has(t)).length;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
+    tfs.forEach((m, i) => {
+      const tf = m.get(t) ?? 0;
+      if (tf === 0) return;
+      const url = docs[i]?.url as string;
+      scores.set(url, (scores.get(url) ?? 0) + (n * idf * tf) / (tf + k1 * (1 - b + (b * (lengths[i] ?? 0)) / avgdl)));
+    });
+  }
+  return scores;
+}
+
+describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }) => {
+  let database: TestDatabase;
+  let index: LocalIndex;
+  beforeAll(async () => {
+    database = await open();
+    index = createLocalIndex({ db: database.db, clock });
+  }, 60_000);
+  afterAll(() => database?.dispose());
+
+  it("upserts: insert, unchanged on the same content, update on changed text, rejects bad documents", async () => {
+    expect(await index.writer.upsert(CORPUS)).toEqual({ inserted: 7, updated: 0, unchanged: 0, rejected: [] });
+    await expectConsistent(database.db);
+    const again = await index.writer.upsert([{ ...(CORPUS[0] as IndexDocument), url: "HTTPS://A.EXAMPLE.COM:443/1#top" }]);
+    expect(again).toEqual({ inserted: 0, updated: 0, unchanged: 1, rejected: [] });
+    const changed = await index.writer.upsert([
+      { url: "https://example.org/3", title: "Gardening", text: "Planting roses in a shady garden." },
+      { url: "ftp://x.example/", title: "x", text: "y" },
+      { url: "https://empty.example/", title: "", text: "" },
+    ]);
+    expect(changed.updated).toBe(1);
+    expect(changed.rejected.map((r) => r.url)).toEqual(["ftp://x.example/", "https://empty.example/"]);
+    await expectConsistent(database.db);
+    const [tomato] = await rows(database.db, sql`select * from search_terms where term = 'tomato'`);
+    expect(tomato).toBeUndefined();
+    await index.writer.upsert([{ url: "https://example.org/3", title: "Gardening", text: CORPUS[2]?.text as string }]);
+    expect(await index.writer.count()).toBe(7);
+  });
+
+  it("removes by URL and keeps df and stats exact", async () => {
+    await index.writer.upsert([{ url: "https://tmp.example/x", title: "Temporary", text: "zebra cat" }]);
+    expect(await index.writer.remove("https://TMP.example/x#a")).toBe(true);
+    expect(await index.writer.remove("https://tmp.example/x")).toBe(false);
+    expect(await rows(database.db, sql`select * from search_terms where term = 'zebra'`)).toEqual([]);
+    await expectConsistent(database.db);
+  });
+
+  it("concurrent upserts of overlapping batches keep df and stats exact", async () => {
+    const batch = (n: number) =>
+      Array.from({ length: 30 }, (_, i) => ({
+        url: `https://c.example/${(i + n * 15) % 45}`,
+        title: `doc ${i}`,
+        text: `word${i % 7} shared ${n}`,
+      }));
+    await Promise.all([index.writer.upsert(batch(0)), index.writer.upsert(batch(1)), index.writer.upsert(batch(2))]);
+    await expectConsistent(database.db);
+    for (let i = 0; i < 45; i++) await index.writer.remove(`https://c.example/${i}`);
+    await expectConsistent(database.db);
+  }, 30_000);
+
+  it("BM25 scores equal the reference formula", async () => {
+    for (const text of ["cat garden", "cat cat show", "feline genetics"]) {
+      const expected = referenceScores(CORPUS, text);
+      const got = new Map<string, number>();
+      for (const domainType of ["web", "news", "research_paper"] as const) {
+        for (const r of await bm25Page(database.db, query(text, { domainType }), clock, DEFAULT_BM25, 100)) {
+          got.set(r.url, Number(r.score));
+        }
+      }
+      expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+      for (const [url, s] of expected) expect(got.get(url)).toBeCloseTo(s, 4);
+    }
+  });
+
+  it("ranks by score, returns snippets with the query terms, site names and metadata", async () => {
+    const r = await index.provider.search(query("cat"), signal);
+    expect(r.hits.map((h) => h.url)).toEqual(["https://a.example.com/1", "https://b.example.org/2"]);
+    expect(r.total).toBe(2);
+    expect(r.hits[0]).toMatchObject({ rank: 1, siteName: "a.example.com", title: "Cats" });
+    for (const h of r.hits) expect(h.snippet.toLowerCase()).toContain("cat");
+    const paper = await index.provider.search(query("genetics", { domainType: "research_paper" }), signal);
+    expect(paper.hits[0]).toMatchObject({ year: 2019, authors: ["A. Author"] });
+    expect((await index.provider.search(query("the of"), signal)).hits).toEqual([]);
+  });
+
+  it("filters: type, include/exclude domains with subdomains, dates, recency, years", async () => {
+    const urls = async (text: string, o: Partial<SearchQuery>) =>
+      (await index.provider.search(query(text, o), signal)).hits.map((h) => h.url).sort();
+    expect(await urls("cat", { includeDomains: ["example.com"] })).toEqual(["https://a.example.com/1"]);
+    expect(await urls("cat", { excludeDomains: ["example.com"] })).toEqual(["https://b.example.org/2"]);
+    expect(await urls("cat", { includeDomains: ["ample.com"] })).toEqual([]);
+    expect(await urls("show", { domainType: "news" })).toEqual(["https://news.site.net/4", "https://news.site.net/5"]);
+    expect(await urls("show", { domainType: "news", afterDate: "2026-02-01" })).toEqual(["https://news.site.net/4"]);
+    expect(await urls("show", { domainType: "news", beforeDate: "2026-01-10" })).toEqual(["https://news.site.net/5"]);
+    expect(await urls("show", { domainType: "news", recencyMinutes: 24 * 60 })).toEqual(["https://news.site.net/4"]);
+    expect(await urls("cat", { domainType: "research_paper", pubYearMin: 2020 })).toEqual(["https://papers.example/7"]);
+    expect(await urls("cat", { domainType: "research_paper", pubYearMax: 2020 })).toEqual(["https://papers.example/6"]);
+  });
+
+  it("pages of PAGE_SIZE, in a stable order", async () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      url: `https://paging.example/${i}`,
+      title: "pagetest",
+      text: `pagetest ${"x ".repeat(i)}`,
+    }));
+    await index.writer.upsert(many);
+    const pages = [];
+    for (let page = 0; page < 3; page++) pages.push((await index.provider.search(query("pagetest", { page }), signal)).hits);
+    expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
+    const all = pages.flat().map((h) => h.url);
+    expect(new Set(all).size).toBe(25);
+    expect(pages[1]?.[0]?.rank).toBe(11);
+    expect(all[0]).toBe("https://paging.example/0"); // shortest document first
+    // A common term's postings are read best impact first, at most maxPostingsPerTerm of them.
+    const capped = await bm25Page(database.db, query("pagetest"), clock, { ...DEFAULT_BM25, maxPostingsPerTerm: 3 });
+    expect(capped.map((r) => r.url)).toEqual(all.slice(0, 3));
+  });
+});
