@@ -3,5 +3,5 @@ export * from "./api-keys.ts";
 export * from "./fetch.ts";
 export * from "./rate-limits.ts";
 export * from "./runs.ts";
-export * from "./webhooks.ts";
 export * from "./search.ts";
+export * from "./webhooks.ts";
