@@ -89,6 +89,9 @@ const briefResults = (results: SearchResultWire[]) =>
  * parallel. A failing or slow provider is logged and left out; when every provider fails the answer
  * is 503 SERVICE_BUSY, or 403 FORBIDDEN when at least one of them was refused by its upstream (403).
  */
+/** Seconds a 503 asks the caller to wait before retrying (spec 7.1: "retry with backoff"). */
+export const SERVICE_BUSY_RETRY_AFTER_S = 5;
+
 export function searchService(deps: SearchServiceDeps) {
   const usage = searchUsageRepo(deps.db);
   const cache = searchCacheRepo(deps.db);
@@ -123,7 +126,9 @@ export function searchService(deps: SearchServiceDeps) {
       if (attempts.some((a) => !a.ok && a.status === 403)) {
         throw new AppError("FORBIDDEN", "The upstream search service refused this search (403); it is not retryable as is.");
       }
-      throw new AppError("SERVICE_BUSY", "No search provider could answer right now; retry with backoff.");
+      throw new AppError("SERVICE_BUSY", "No search provider could answer right now; retry with backoff.", {
+        headers: { "Retry-After": String(SERVICE_BUSY_RETRY_AFTER_S) },
+      });
     }
     const results = mergeResults(
       succeeded.map((a) => a.hits),

@@ -200,6 +200,7 @@ describe.each(driverCases(["pglite", "pg"]))("search API on $driver", ({ open })
     };
     const res = await search("all down");
     expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SERVICE_BUSY");
   });
 

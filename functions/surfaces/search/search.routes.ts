@@ -24,7 +24,7 @@ export const searchRoute = createRoute({
     "60 seconds is answered from a short-lived cache (the usage row says `cached: true`). The per-key limit is counted",
     "in requests per minute (free 30, payg 30, starter 60, pro 120). Errors: 402 FORBIDDEN when the account lacks",
     "Search API access; 403 FORBIDDEN when every provider failed and an upstream refused the request; 404 NOT_FOUND",
-    "when the operator has not enabled the Search API; 503 SERVICE_BUSY when every provider failed or timed out",
+    "when the operator has not enabled the Search API; 503 SERVICE_BUSY (with Retry-After: 5) when every provider failed or timed out",
     "(retry with backoff). When only some providers fail, the others' results are returned (200).",
   ].join(" "),
   request: { query: SearchQueryParams },
