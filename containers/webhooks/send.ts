@@ -9,6 +9,7 @@ import {
   type Resolver,
   resolvePublic,
 } from "../../functions/net/address-policy.ts";
+import { untilAborted } from "../../functions/net/safe-http.ts";
 
 /**
  * One webhook POST under the address policy. Unlike safeFetch (a GET that follows redirects), it
@@ -50,16 +51,6 @@ function flatten(raw: Record<string, string | string[] | undefined>): Record<str
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
   return out;
-}
-
-/** Rejects when the signal aborts, so a hanging resolver cannot outlive the deadline. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 function post(

@@ -4,20 +4,13 @@ import { newId } from "../../functions/lib/ids.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";
 import { type FinishRun, runFinisher } from "../../functions/runs/finish.ts";
-import { type RunRow, runRepo } from "../../functions/runs/run.repo.ts";
-import { liveUrl } from "../../functions/runs/run.wire.ts";
+import { runRepo } from "../../functions/runs/run.repo.ts";
 import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
-import { recordingKey } from "../../functions/surfaces/agent/live.ts";
-import { CREDITS_PER_STEP, isTerminal, type RunError, runError, runMessage } from "../../schema/runs.ts";
-import { runAgent } from "../agent/agent.ts";
-import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
+import { isTerminal, runError, runMessage } from "../../schema/runs.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
 import type { RunBrowserPool } from "../browser/run-session.ts";
-import { applyStealth } from "../browser/stealth.ts";
-import { startLiveFrames } from "./live-frames.ts";
-import { taskOf } from "./run-task.ts";
-import { stepRecorder } from "./step-recorder.ts";
+import { type DriveDeps, driveRun, SHUTDOWN, systemFailure } from "./drive-run.ts";
 
 export interface RunWorkerOptions {
   db: Db;
@@ -59,10 +52,6 @@ export interface RunWorker {
   inflight(): number;
 }
 
-const SHUTDOWN = "shutdown";
-const CANCELLED = "cancelled";
-const LEASE_LOST = "lease_lost";
-
 /**
  * The queue consumer that runs the agent (ARCHITECTURE.md, flow step 2). Per message: re-read the
  * run (idempotent: a terminal run is acknowledged and skipped), take it (PENDING → RUNNING), keep
@@ -91,6 +80,16 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
   let wake: (() => void) | null = null;
   let loopDone: Promise<void> | null = null;
   let sweeper: NodeJS.Timeout | null = null;
+  const driveDeps: DriveDeps = {
+    ...opts,
+    workerId: id,
+    repo,
+    logger: log,
+    vision: opts.vision ?? false,
+    leaseMs,
+    heartbeatMs,
+    cancelPollMs,
+  };
 
   /** Acknowledges; a delivery already acknowledged elsewhere (LeaseLostError) needs nothing more. */
   const ackQuietly = async (msg: ReceivedMessage): Promise<void> => {
@@ -109,9 +108,6 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
       await opts.queue.send(runMessage(runId));
     }
   }
-
-  const systemFailure = (message: string, retryAfter: number | null = null): RunError =>
-    runError("SERVICE_BUSY", message, { retryAfter });
 
   async function handle(msg: ReceivedMessage, stop: AbortController): Promise<void> {
     const runId = msg.body.run_id;
@@ -157,7 +153,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
     const started = await repo.start(runId, id, leaseMs);
     if (!started) return ackQuietly(msg);
     opts.notifier.notify(runId);
-    const outcome = await drive(started, msg, stop, opts.model);
+    const outcome = await driveRun(driveDeps, started, msg, stop, opts.model);
     if (outcome === null) return; // ownership was lost: another worker owns the run now
     if (outcome === "requeue") {
       if (await repo.requeue(runId)) {
@@ -182,100 +178,6 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
       await finish(runId, "CANCELLED", null, runError("CANCELLED", "The run was cancelled by the caller."));
     else await finish(runId, "FAILED", null, outcome.error);
     await ackQuietly(msg);
-  }
-
-  /** Runs the agent under the lease; null when the lease was lost, "requeue" for a shutdown before acting. */
-  async function drive(
-    row: RunRow,
-    msg: ReceivedMessage,
-    stop: AbortController,
-    model: ModelProvider,
-  ): Promise<AgentOutcome | "requeue" | null> {
-    const runId = row.id;
-    const heartbeat = setInterval(() => {
-      // The message's lease only keeps other workers from receiving it again; ownership is the run
-      // row's heartbeat. Losing the message (a duplicate was acknowledged elsewhere) is harmless.
-      opts.queue.extend(msg, leaseMs).catch((err) => {
-        if (!(err instanceof LeaseLostError)) log.warn("lease extension failed", { run_id: runId, error: err });
-      });
-      repo
-        .heartbeat(runId, id)
-        .then((owned) => {
-          if (!owned && !stop.signal.aborted) {
-            log.warn("this worker no longer owns the run; stopping it here", { run_id: runId });
-            stop.abort(LEASE_LOST);
-          }
-        })
-        .catch((err) => log.warn("run heartbeat failed", { run_id: runId, error: err }));
-    }, heartbeatMs);
-    const cancelWatch = setInterval(() => {
-      repo
-        .get(runId)
-        .then((r) => {
-          if (r?.cancelRequestedAt && !stop.signal.aborted) stop.abort(CANCELLED);
-        })
-        .catch(() => {});
-    }, cancelPollMs);
-    let acted = false;
-    let live: ReturnType<typeof startLiveFrames> | null = null;
-    try {
-      let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
-      try {
-        session = await opts.browsers.open({ signal: stop.signal });
-      } catch (err) {
-        if (stop.signal.aborted)
-          return stop.signal.reason === SHUTDOWN ? "requeue" : stop.signal.reason === LEASE_LOST ? null : { status: "CANCELLED" };
-        log.error("could not open a browser for a run", { run_id: runId, error: err });
-        return { status: "FAILED", error: systemFailure(`No browser is available to run this: ${(err as Error).message}`, 30) };
-      }
-      try {
-        if ((row.request as { browser_profile?: string }).browser_profile === "stealth") {
-          await applyStealth(session.activePage());
-        }
-        const url = liveUrl(opts.publicUrl(), row.liveToken);
-        if (url) await repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });
-        opts.notifier.notify(runId);
-        const recorder = stepRecorder({ repo, blobs: opts.blobs, notifier: opts.notifier, logger: log, row });
-        const record = (row.request as { capture_config?: { recording?: boolean } }).capture_config?.recording === true;
-        live = startLiveFrames({ session, blobs: opts.blobs, runId, logger: log, record });
-        const outcome = await runAgent(
-          taskOf(row, { vision: opts.vision ?? false }),
-          { model, session, extractor: opts.extractor, logger: log },
-          {
-            signal: stop.signal,
-            beforeFirstAction: async () => {
-              acted = true;
-              await repo.markActed(runId);
-            },
-            onStep: async (step) => {
-              await recorder.record(step);
-              if (!(await repo.debit(runId, row.accountId, CREDITS_PER_STEP))) {
-                throw new RunAbort(
-                  runError(
-                    "INSUFFICIENT_CREDITS",
-                    "The account ran out of credits during the run; add credits and start a new run.",
-                  ),
-                );
-              }
-            },
-          },
-        );
-        if (stop.signal.reason === LEASE_LOST) return null;
-        if (stop.signal.reason === SHUTDOWN && !acted) return "requeue";
-        return outcome;
-      } finally {
-        const frames = (await live?.stop()) ?? [];
-        if (frames.length > 0) {
-          await opts.blobs
-            .put(recordingKey(runId), Buffer.from(JSON.stringify(frames)))
-            .catch((err) => log.warn("could not store the recording", { run_id: runId, error: err }));
-        }
-        await session.close();
-      }
-    } finally {
-      clearInterval(heartbeat);
-      clearInterval(cancelWatch);
-    }
   }
 
   async function loop(): Promise<void> {

@@ -1,6 +1,10 @@
 import { isIPv6 } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { emptyAsUndefined, optionalString } from "./config-env.ts";
+import { type ServicesConfig, ServicesEnvFields, servicesConfig } from "./config-services.ts";
+
+export type { QueueConfig, SearchConfig, ServicesConfig } from "./config-services.ts";
 
 /**
  * The service's configuration, parsed once at start-up. This is the only module that reads the
@@ -49,11 +53,6 @@ export function parseAllowedHost(entry: string): AllowedHost | null {
   if (!/^\d{1,5}$/.test(port) || n < 1 || n > 65535) return null;
   return { host, port: n };
 }
-
-const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
-
-const httpUrl = z.string().refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), "must be an http(s) URL");
 
 const EnvSchema = z.object({
   PORT: z.preprocess(
@@ -142,40 +141,7 @@ const EnvSchema = z.object({
       .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), "must be an http(s) URL")
       .optional(),
   ),
-  OSPREY_QUEUE: z.preprocess(
-    emptyAsUndefined,
-    z.enum(["postgres", "sqs"], { error: "must be postgres or sqs" }).default("postgres"),
-  ),
-  OSPREY_SQS_QUEUE_URL: z.preprocess(emptyAsUndefined, z.string().refine(URL.canParse, "must be a URL").optional()),
-  OSPREY_SQS_DLQ_URL: z.preprocess(emptyAsUndefined, z.string().refine(URL.canParse, "must be a URL").optional()),
-  OSPREY_SQS_ENDPOINT: z.preprocess(emptyAsUndefined, z.string().refine(URL.canParse, "must be a URL").optional()),
-  AWS_REGION: z.preprocess(emptyAsUndefined, z.string().default("us-east-1")),
-  OSPREY_WORKER: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
-  OSPREY_WORKER_CONCURRENCY: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be an integer" })
-      .int("must be an integer")
-      .min(1, "must be at least 1")
-      .max(64, "must be at most 64")
-      .default(2),
-  ),
-  OSPREY_SEARCH: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
-  OSPREY_SEARXNG_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
-  OSPREY_BRAVE_API_KEY: optionalString,
-  OSPREY_BRAVE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
-  OSPREY_OPENALEX_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
-  OSPREY_OPENALEX_API_KEY: optionalString,
-  OSPREY_OPENALEX_MAILTO: optionalString,
-  OSPREY_RUN_LEASE_SECONDS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be an integer" })
-      .int("must be an integer")
-      .min(2, "must be at least 2")
-      .max(900, "must be at most 900")
-      .default(30),
-  ),
+  ...ServicesEnvFields,
 });
 
 export type DatabaseConfig =
@@ -183,7 +149,7 @@ export type DatabaseConfig =
   | { driver: "pg"; url: string }
   | { driver: "neon"; url: string; wsProxy: string | null };
 
-export interface Config {
+export interface Config extends ServicesConfig {
   port: number;
   host: string;
   dataDir: string;
@@ -199,27 +165,6 @@ export interface Config {
   modelVision: boolean;
   /** Base URL callers reach this service at (live-view URLs); null: derived from HOST and PORT. */
   publicUrl: string | null;
-  queue:
-    | { kind: "postgres" }
-    | { kind: "sqs"; queueUrl: string; deadLetterQueueUrl: string | null; endpoint: string | null; region: string };
-  /** Whether `serve` runs the in-process run worker and webhook dispatcher. */
-  worker: boolean;
-  workerConcurrency: number;
-  runLeaseMs: number;
-  search: SearchConfig;
-}
-
-/** The search API: off answers 404 (spec 7.1 "Search API not available"); upstreams are optional. */
-export interface SearchConfig {
-  enabled: boolean;
-  searxngUrl: string | null;
-  braveApiKey: string | null;
-  /** Base of the Brave API (default https://api.search.brave.com); used only with braveApiKey. */
-  braveUrl: string | null;
-  /** Set to use OpenAlex for research papers (its public API: https://api.openalex.org). */
-  openalexUrl: string | null;
-  openalexApiKey: string | null;
-  openalexMailto: string | null;
 }
 
 export class ConfigError extends Error {
@@ -276,28 +221,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
       : null,
     modelVision: e.OSPREY_LLM_VISION === "true",
     publicUrl: e.OSPREY_PUBLIC_URL?.replace(/\/$/, "") ?? null,
-    queue:
-      e.OSPREY_QUEUE === "sqs" && e.OSPREY_SQS_QUEUE_URL
-        ? {
-            kind: "sqs",
-            queueUrl: e.OSPREY_SQS_QUEUE_URL,
-            deadLetterQueueUrl: e.OSPREY_SQS_DLQ_URL ?? null,
-            endpoint: e.OSPREY_SQS_ENDPOINT ?? null,
-            region: e.AWS_REGION,
-          }
-        : { kind: "postgres" },
-    worker: e.OSPREY_WORKER === "on",
-    workerConcurrency: e.OSPREY_WORKER_CONCURRENCY,
-    runLeaseMs: e.OSPREY_RUN_LEASE_SECONDS * 1000,
-    search: {
-      enabled: e.OSPREY_SEARCH === "on",
-      searxngUrl: e.OSPREY_SEARXNG_URL?.replace(/\/$/, "") ?? null,
-      braveApiKey: e.OSPREY_BRAVE_API_KEY ?? null,
-      braveUrl: e.OSPREY_BRAVE_URL?.replace(/\/$/, "") ?? null,
-      openalexUrl: e.OSPREY_OPENALEX_URL?.replace(/\/$/, "") ?? null,
-      openalexApiKey: e.OSPREY_OPENALEX_API_KEY ?? null,
-      openalexMailto: e.OSPREY_OPENALEX_MAILTO ?? null,
-    },
+    ...servicesConfig(e),
   };
 }
 

@@ -90,7 +90,7 @@ function flattenHeaders(raw: http.IncomingHttpHeaders, decoded: boolean): Record
 }
 
 /** Rejects when the signal aborts, so a hanging resolver cannot outlive the deadline. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);

@@ -12,15 +12,15 @@ import { AppError } from "../lib/app-error.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type PageRequest, toPage } from "../lib/pagination.ts";
-import { checkUrl } from "../net/address-policy.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { runFinisher } from "./finish.ts";
 import { type RunRow, runRepo } from "./run.repo.ts";
 import { type RunScreenshot, type RunWire, runToWire } from "./run.wire.ts";
+import { admitRun, inChild } from "./run-admission.ts";
 import type { RunNotifier } from "./run-notifier.ts";
-import { assertValidOutputSchema, checkRunEntitlements } from "./run-policy.ts";
+import { assertValidOutputSchema } from "./run-policy.ts";
 import type { RunRequest } from "./run-request.schema.ts";
 
 export interface RunServiceDeps {
@@ -42,80 +42,13 @@ const BLOCKING_GRACE_MS = 120_000;
 /** How long POST /cancel waits for a running run to stop before answering. */
 const CANCEL_WAIT_MS = 10_000;
 
-function refuseUnavailableFeatures(body: RunRequest): void {
-  if (body.use_vault && body.credential_item_ids?.length) {
-    const conn = body.credential_item_ids[0]?.split(":")[1] ?? "";
-    throw new AppError("NOT_FOUND", `Vault connection ${conn} was not found: no password provider is connected to this account.`);
-  }
-  if (body.use_vault) {
-    throw new AppError(
-      "FORBIDDEN",
-      "use_vault is true but this account has no vault connection with enabled items; connect a password provider or send use_vault false.",
-    );
-  }
-  if (body.use_profile && body.profile_id !== undefined) {
-    throw new AppError("NOT_FOUND", `Browser Context Profile ${body.profile_id} was not found.`);
-  }
-  if (body.use_profile) {
-    throw new AppError("INVALID_INPUT", "use_profile is true but no default Browser Context Profile is set for this account.", {
-      details: [
-        { code: "custom", path: ["use_profile"], message: "no default Browser Context Profile is set", location: "body" },
-      ],
-    });
-  }
-  if (body.proxy_config) {
-    throw new AppError(
-      "FORBIDDEN",
-      "proxy_config cannot be honoured: this server has no proxy pool configured. Remove proxy_config to run from the server's own address.",
-    );
-  }
-}
-
-/**
- * Runs a check of batch child `index`; an AppError it throws is rethrown naming the child: details
- * paths gain the ["runs", index] prefix the zod validation of the batch body uses (runs.<i>.…).
- */
-function inChild(index: number, check: () => void): void {
-  try {
-    check();
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const message = err.message.includes(" at body.")
-      ? err.message.replace(" at body.", ` at body.runs.${index}.`)
-      : `runs.${index}: ${err.message}`;
-    throw new AppError(err.code, message, {
-      status: err.status as never,
-      headers: err.headers,
-      cause: err.cause,
-      ...(err.details ? { details: err.details.map((d) => ({ ...d, path: ["runs", index, ...d.path] })) } : {}),
-    });
-  }
-}
-
 export function runService(deps: RunServiceDeps) {
   const repo = runRepo(deps.db);
   const finish = runFinisher({ repo, notifier: deps.notifier, publicUrl: deps.publicUrl });
   const wire = (row: RunRow, screenshots?: RunScreenshot[]) => runToWire(row, deps.publicUrl(), screenshots);
 
   /** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
-  function admit(auth: AuthContext, body: RunRequest): void {
-    assertValidOutputSchema(body);
-    checkRunEntitlements(auth.account, body);
-    if (deps.modelMissing.length > 0) {
-      throw new AppError(
-        "FORBIDDEN",
-        `The automation agent has no model configured on this server. Set ${deps.modelMissing.join(", ")} (OSPREY_LLM_PROVIDER is openai or anthropic; OSPREY_LLM_BASE_URL points at a compatible server) and restart.`,
-      );
-    }
-    refuseUnavailableFeatures(body);
-    const target = checkUrl(body.url, deps.allowPrivateHosts);
-    if (!target.ok) {
-      throw new AppError(
-        "FORBIDDEN",
-        `The run's url is blocked by policy: ${target.reason}. Runs may only visit public addresses.`,
-      );
-    }
-  }
+  const admit = (auth: AuthContext, body: RunRequest): void => admitRun(deps, auth, body);
 
   const capMessage = (open: number, max: number) =>
     `This account has ${open} pending runs, the maximum its plan allows is ${max}; wait for one to finish.`;

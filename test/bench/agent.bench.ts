@@ -14,11 +14,11 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import type { Page } from "puppeteer-core";
 import { approxTokens, capturePageState, renderPageState } from "../../containers/agent/page-state/index.ts";
 import { isExecutable, launchChromium } from "../../containers/browser/chromium-process.ts";
 import { startOrigin } from "../helpers/origin.ts";
 import { type BrowserUseArgs, browserUseState } from "./agent-browser-use.ts";
+import { coverage, coverageReport, type Row } from "./agent-coverage.ts";
 import { agentStepBench } from "./agent-step.ts";
 
 const DATA = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/bench/extraction");
@@ -42,27 +42,6 @@ const BU_DEFAULT: BrowserUseArgs = {
 const BU_AGENT: BrowserUseArgs = { ...BU_DEFAULT, doHighlightElements: true, viewportExpansion: 500 };
 const BU_WHOLE: BrowserUseArgs = { ...BU_DEFAULT, viewportExpansion: -1 };
 
-interface Row {
-  id: string;
-  type: string;
-  ours: { approx: number; o200k: number; chars: number; elements: number; inViewport: number };
-  bu?: Record<"default" | "agent" | "whole", { approx: number; o200k: number; chars: number; elements: number }>;
-  /** browser-use's whole-page highlighted elements against ours (same element, inside one of ours, holding one of ours, none). */
-  cover?: {
-    same: number;
-    inside: number;
-    holds: number;
-    label: number;
-    hidden: number;
-    clipped: number;
-    invisible: number;
-    noHref: number;
-    missed: number;
-    unresolved: number;
-    examples: string[];
-  };
-}
-
 function pickPages(): { id: string; type: string; path: string }[] {
   const picked: { id: string; type: string; path: string }[] = [];
   const base = join(DATA, "wcxb-dev/dev");
@@ -79,59 +58,6 @@ function pickPages(): { id: string; type: string; path: string }[] {
   for (const f of readdirSync(aeb).sort().slice(0, AEB_PAGES))
     picked.push({ id: f.replace(/\.html\.gz$/, ""), type: "aeb-article", path: join(aeb, f) });
   return picked;
-}
-
-/**
- * Where each of browser-use's highlighted elements (xpaths in the top document) stands against ours
- * (`data-osprey-idx`). Those none of ours covers are sorted by why: the label of a control we list,
- * under aria-hidden or inert (we leave those out on purpose), clipped to ≤1px (screen-reader-only
- * links), transparent or visibility-hidden (closed menus), an `<a>` without href (scripted, and
- * scripts are off here), or other (the ones to look at).
- */
-async function coverage(page: Page, items: { tag: string; xpath: string }[]): Promise<NonNullable<Row["cover"]>> {
-  return page.evaluate((list) => {
-    const r = {
-      same: 0,
-      inside: 0,
-      holds: 0,
-      missed: 0,
-      unresolved: 0,
-      label: 0,
-      hidden: 0,
-      clipped: 0,
-      invisible: 0,
-      noHref: 0,
-      examples: [] as string[],
-    };
-    const clipped = (el: Element) => {
-      for (let e: Element | null = el; e; e = e.parentElement) {
-        const b = e.getBoundingClientRect();
-        if ((b.width <= 1 || b.height <= 1) && (e === el || getComputedStyle(e).overflow !== "visible")) return true;
-      }
-      return false;
-    };
-    for (const { tag, xpath } of list) {
-      let el: Element | null = null;
-      try {
-        el = document.evaluate(`/${xpath}`, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null)
-          .singleNodeValue as Element | null;
-      } catch {}
-      if (!el || el.localName !== tag) r.unresolved++;
-      else if (el.hasAttribute("data-osprey-idx")) r.same++;
-      else if (el.closest("[data-osprey-idx]")) r.inside++;
-      else if (el.querySelector("[data-osprey-idx]")) r.holds++;
-      else if (el instanceof HTMLLabelElement && el.control?.hasAttribute("data-osprey-idx")) r.label++;
-      else if (el.closest('[aria-hidden="true"], [inert]')) r.hidden++;
-      else if (clipped(el)) r.clipped++;
-      else if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) r.invisible++;
-      else if (el.localName === "a" && !el.hasAttribute("href")) r.noHref++;
-      else {
-        r.missed++;
-        if (r.examples.length < 3) r.examples.push(el.outerHTML.replace(/\s+/g, " ").slice(0, 140));
-      }
-    }
-    return r;
-  }, items);
 }
 
 const sizes = (text: string) => ({ approx: approxTokens(text), o200k: countTokens(text), chars: text.length });
@@ -250,46 +176,7 @@ async function sizeBench(): Promise<Record<string, unknown>> {
     }
     summary.ratio = ratios;
 
-    out("\n## Interactive coverage: browser-use's highlighted elements (whole page, expansion -1) against ours");
-    const c = rows.map((r) => r.cover).filter((x) => x !== undefined);
-    const tot = (
-      k: "same" | "inside" | "holds" | "label" | "hidden" | "clipped" | "invisible" | "noHref" | "missed" | "unresolved",
-    ) => sum(c.map((x) => x[k]));
-    out(
-      `theirs ${sum(rows.map((r) => r.bu?.whole.elements ?? 0))}, ours ${sum(rows.map((r) => r.ours.elements))}: same element ${tot("same")}, inside one of ours ${tot("inside")}, holds one of ours ${tot("holds")}`,
-    );
-    out(
-      `not covered by ours: label of a control we list ${tot("label")}, under aria-hidden/inert ${tot("hidden")}, clipped to ≤1px ${tot("clipped")}, opacity 0 or visibility hidden ${tot("invisible")}, <a> without href ${tot("noHref")}, other ${tot("missed")}; xpath not resolved (frame/shadow/odd names) ${tot("unresolved")}`,
-    );
-    const fewer = rows.filter((r) => r.bu && r.ours.elements < r.bu.whole.elements);
-    const fewerVp = rows.filter((r) => r.bu && r.ours.inViewport < r.bu.default.elements);
-    out(
-      `pages where we list fewer elements: ${fewer.length}/${rows.length} whole page (${fewer.map((r) => `${r.id.slice(0, 10)} ${r.ours.elements}<${r.bu?.whole.elements}`).join(", ") || "none"})`,
-    );
-    out(
-      `  in the viewport (ours inViewport vs theirs at expansion 0): ${fewerVp.length}/${rows.length} (${fewerVp.map((r) => `${r.id.slice(0, 10)} ${r.ours.inViewport}<${r.bu?.default.elements}`).join(", ") || "none"})`,
-    );
-    const missed = rows.filter((r) => (r.cover?.missed ?? 0) > 0);
-    out(`pages with "other" elements of theirs that none of ours covers: ${missed.length}/${rows.length}`);
-    for (const r of missed)
-      out(`  ${r.id.slice(0, 12)} (${r.type}): ${r.cover?.missed} missed, e.g. ${r.cover?.examples.join("  |  ")}`);
-    summary.coverage = {
-      theirs: sum(rows.map((r) => r.bu?.whole.elements ?? 0)),
-      ours: sum(rows.map((r) => r.ours.elements)),
-      same: tot("same"),
-      inside: tot("inside"),
-      holds: tot("holds"),
-      label: tot("label"),
-      hidden: tot("hidden"),
-      clipped: tot("clipped"),
-      invisible: tot("invisible"),
-      noHref: tot("noHref"),
-      missed: tot("missed"),
-      unresolved: tot("unresolved"),
-      pagesFewer: fewer.length,
-      pagesFewerInViewport: fewerVp.length,
-      pagesMissed: missed.length,
-    };
+    summary.coverage = coverageReport(rows);
   }
   if (process.argv.includes("--verbose")) {
     out("\npage         type          ours o200k/approx/elements   bu-default   bu-agent   bu-whole (o200k/elements)");

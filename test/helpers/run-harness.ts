@@ -12,8 +12,9 @@ import type { RunQueue } from "../../functions/queue/queue.ts";
 import { createRunNotifier, type RunNotifier } from "../../functions/runs/run-notifier.ts";
 import { type BlobStore, memoryBlobStore } from "../../functions/storage/blob-store.ts";
 import type { Plan } from "../../schema/plans.ts";
+import { call, idx, type ScriptStep, stateText } from "../agent/loop/harness.ts";
 import { createTestContext, type TestContext } from "./app.ts";
-import { type AgentFixtureSite, startFixtureSite } from "./fixture-site.ts";
+import { type AgentFixtureSite, LOGIN, startFixtureSite } from "./fixture-site.ts";
 import { type Protocol, type Script, type ScriptedModel, startScriptedModel } from "./scripted-model.ts";
 import { CHROME } from "./test-session.ts";
 
@@ -158,3 +159,23 @@ export async function readSse(res: Response): Promise<Record<string, unknown>[]>
   }
   return events;
 }
+
+/**
+ * The scripted model's login on the fixture site: it finds each field and the button in the page
+ * state it is sent (so the state must carry them), and answers `result` once it sees the greeting.
+ */
+export function loginSteps(result: Record<string, unknown> = { greeting: "Welcome, Ada", account: 4711 }): ScriptStep[] {
+  return [
+    (t) => call("type", { index: idx(t, /Email \[(\d+) textbox:email/), text: LOGIN.email }),
+    (t) => call("type", { index: idx(t, /Password \[(\d+) textbox:password/), text: LOGIN.password }),
+    (t) => call("click", { index: idx(t, /\[(\d+) button\]Sign in/) }),
+    (t) => {
+      if (!stateText(t).includes("Welcome, Ada")) throw new Error("not logged in");
+      return call("done", { success: true, result });
+    },
+  ];
+}
+
+/** Response bodies, read loosely in the run tests. */
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in these tests
+export type Json = Record<string, any>;

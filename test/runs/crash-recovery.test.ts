@@ -4,11 +4,12 @@ import type { Database } from "../../functions/db/db.ts";
 import { openDatabase } from "../../functions/db/open-database.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import type { RunRow } from "../../functions/runs/run.repo.ts";
-import { call, idx, type ScriptStep, sequence, stateText } from "../agent/loop/harness.ts";
+import { call, idx, type ScriptStep, sequence } from "../agent/loop/harness.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
 import { type AgentFixtureSite, LOGIN, startFixtureSite } from "../helpers/fixture-site.ts";
 import { killChildren, type RunningWorker, startWorkerProcess, tempDir } from "../helpers/process.ts";
+import { type Json, loginSteps } from "../helpers/run-harness.ts";
 import type { ScriptedModel } from "../helpers/scripted-model.ts";
 import { startScriptedModel } from "../helpers/scripted-model.ts";
 import { CHROME } from "../helpers/test-session.ts";
@@ -23,9 +24,6 @@ import { CHROME } from "../helpers/test-session.ts";
 const LEASE_SECONDS = 3;
 
 const port = (url: string) => new URL(url).port;
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in these tests
-type Json = Record<string, any>;
 
 describe.skipIf(!TEST_DATABASE_URL || !isExecutable(CHROME))("crash recovery: kill -9 of a worker mid-run", () => {
   let pg: Awaited<ReturnType<typeof createPostgresDatabase>>;
@@ -140,15 +138,7 @@ describe.skipIf(!TEST_DATABASE_URL || !isExecutable(CHROME))("crash recovery: ki
   it("a run killed before it acted is retried by the next worker and completes", async () => {
     let hang = true;
     const errors: string[] = [];
-    const login: ScriptStep[] = [
-      (t) => call("type", { index: idx(t, /Email \[(\d+) textbox:email/), text: LOGIN.email }),
-      (t) => call("type", { index: idx(t, /Password \[(\d+) textbox:password/), text: LOGIN.password }),
-      (t) => call("click", { index: idx(t, /\[(\d+) button\]Sign in/) }),
-      (t) => {
-        if (!stateText(t).includes("Welcome, Ada")) throw new Error("not logged in");
-        return call("done", { success: true, result: { greeting: "Welcome, Ada" } });
-      },
-    ];
+    const login = loginSteps({ greeting: "Welcome, Ada" });
     const second = sequence(login, errors);
     model.setScript(async (t) => {
       // The first worker's first model call hangs: the run is RUNNING but has not acted.

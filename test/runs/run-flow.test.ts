@@ -3,11 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isExecutable } from "../../containers/browser/chromium-process.ts";
 import type { RunWorker } from "../../containers/worker/run-worker.ts";
 import { webhookDeliveries } from "../../schema/tables/index.ts";
-import type { ScriptStep } from "../agent/loop/harness.ts";
-import { call, idx, sequence, stateText } from "../agent/loop/harness.ts";
+import { call, sequence, stateText } from "../agent/loop/harness.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { LOGIN } from "../helpers/fixture-site.ts";
-import { PUBLIC_URL, type RunHarness, readSse, startRunHarness } from "../helpers/run-harness.ts";
+import { type Json, loginSteps, PUBLIC_URL, type RunHarness, readSse, startRunHarness } from "../helpers/run-harness.ts";
 import { CHROME } from "../helpers/test-session.ts";
 
 /**
@@ -16,18 +15,7 @@ import { CHROME } from "../helpers/test-session.ts";
  * needs in the page state it is sent.
  */
 
-const login: ScriptStep[] = [
-  (t) => call("type", { index: idx(t, /Email \[(\d+) textbox:email/), text: LOGIN.email }),
-  (t) => call("type", { index: idx(t, /Password \[(\d+) textbox:password/), text: LOGIN.password }),
-  (t) => call("click", { index: idx(t, /\[(\d+) button\]Sign in/) }),
-  (t) => {
-    if (!stateText(t).includes("Welcome, Ada")) throw new Error("not logged in");
-    return call("done", { success: true, result: { greeting: "Welcome, Ada", account: 4711 } });
-  },
-];
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in these tests
-type Json = Record<string, any>;
+const login = loginSteps();
 
 describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("runs end to end on $driver", ({ open }) => {
   let database: TestDatabase;

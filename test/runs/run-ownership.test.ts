@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isExecutable } from "../../containers/browser/chromium-process.ts";
 import { runMessage } from "../../schema/runs.ts";
 import { queueMessages, runs } from "../../schema/tables/index.ts";
-import { call, idx, sequence, stateText } from "../agent/loop/harness.ts";
+import { sequence } from "../agent/loop/harness.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { LOGIN } from "../helpers/fixture-site.ts";
-import { type RunHarness, startRunHarness } from "../helpers/run-harness.ts";
+import { type Json, loginSteps, type RunHarness, startRunHarness } from "../helpers/run-harness.ts";
 import { CHROME } from "../helpers/test-session.ts";
 
 /**
@@ -14,9 +13,6 @@ import { CHROME } from "../helpers/test-session.ts";
  * worker is driving is dropped (SQS is at-least-once), and a run whose message was lost is found by
  * the orphan sweep and sent again, so it never stays PENDING.
  */
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in these tests
-type Json = Record<string, any>;
 
 describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run ownership on $driver", ({ open }) => {
   let database: TestDatabase;
@@ -36,19 +32,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run owners
 
   const login = () => {
     const errors: string[] = [];
-    const script = sequence(
-      [
-        (t) => call("type", { index: idx(t, /Email \[(\d+) textbox:email/), text: LOGIN.email }),
-        (t) => call("type", { index: idx(t, /Password \[(\d+) textbox:password/), text: LOGIN.password }),
-        (t) => call("click", { index: idx(t, /\[(\d+) button\]Sign in/) }),
-        (t) => {
-          if (!stateText(t).includes("Welcome, Ada")) throw new Error("not logged in");
-          return call("done", { success: true, result: { greeting: "Welcome, Ada" } });
-        },
-      ],
-      errors,
-    );
-    return { errors, script };
+    return { errors, script: sequence(loginSteps({ greeting: "Welcome, Ada" }), errors) };
   };
 
   it("drops a duplicate delivery of a run another worker slot is driving: the run runs once", async () => {

@@ -16,12 +16,10 @@ import { createSqsQueue } from "../../functions/queue/sqs-queue.ts";
 import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
 import { runMessage } from "../../schema/runs.ts";
 import { runs } from "../../schema/tables/index.ts";
-import type { ScriptStep } from "../agent/loop/harness.ts";
-import { call, idx, sequence, stateText } from "../agent/loop/harness.ts";
+import { sequence } from "../agent/loop/harness.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { type Fauxqs, type FauxqsQueue, startFauxqsServer } from "../helpers/fauxqs.ts";
-import { LOGIN } from "../helpers/fixture-site.ts";
-import { type RunHarness, startRunHarness } from "../helpers/run-harness.ts";
+import { type Json, loginSteps, type RunHarness, startRunHarness } from "../helpers/run-harness.ts";
 import { CHROME } from "../helpers/test-session.ts";
 
 /**
@@ -31,18 +29,7 @@ import { CHROME } from "../helpers/test-session.ts";
  * over-received messages are exercised with a raw SQS consumer next to the worker.
  */
 
-const login: ScriptStep[] = [
-  (t) => call("type", { index: idx(t, /Email \[(\d+) textbox:email/), text: LOGIN.email }),
-  (t) => call("type", { index: idx(t, /Password \[(\d+) textbox:password/), text: LOGIN.password }),
-  (t) => call("click", { index: idx(t, /\[(\d+) button\]Sign in/) }),
-  (t) => {
-    if (!stateText(t).includes("Welcome, Ada")) throw new Error("not logged in");
-    return call("done", { success: true, result: { greeting: "Welcome, Ada", account: 4711 } });
-  },
-];
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in these tests
-type Json = Record<string, any>;
+const login = loginSteps();
 
 const MAX_RECEIVES = 3;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,11 +6,10 @@ import { isExecutable } from "../../containers/browser/chromium-process.ts";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../../containers/webhooks/dispatcher.ts";
 import { silentLogger } from "../../functions/lib/logger.ts";
 import { runs, webhookAttempts, webhookDeliveries } from "../../schema/tables/index.ts";
-import type { ScriptStep } from "../agent/loop/harness.ts";
-import { call, idx, sequence, stateText } from "../agent/loop/harness.ts";
+import { call, sequence } from "../agent/loop/harness.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { LOGIN } from "../helpers/fixture-site.ts";
-import { type RunHarness, startRunHarness } from "../helpers/run-harness.ts";
+import { type Json, loginSteps, type RunHarness, startRunHarness } from "../helpers/run-harness.ts";
 import { CHROME } from "../helpers/test-session.ts";
 import { makeTestPki, type Receiver, type Reply, startReceiver, type TestPki } from "../webhooks/receiver.ts";
 
@@ -20,18 +19,7 @@ import { makeTestPki, type Receiver, type Reply, startReceiver, type TestPki } f
  * trusts a throwaway CA. Delivery never changes the run.
  */
 
-const login: ScriptStep[] = [
-  (t) => call("type", { index: idx(t, /Email \[(\d+) textbox:email/), text: LOGIN.email }),
-  (t) => call("type", { index: idx(t, /Password \[(\d+) textbox:password/), text: LOGIN.password }),
-  (t) => call("click", { index: idx(t, /\[(\d+) button\]Sign in/) }),
-  (t) => {
-    if (!stateText(t).includes("Welcome, Ada")) throw new Error("not logged in");
-    return call("done", { success: true, result: { greeting: "Welcome, Ada", account: 4711 } });
-  },
-];
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in these tests
-type Json = Record<string, any>;
+const login = loginSteps();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

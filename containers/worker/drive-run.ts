@@ -1,0 +1,142 @@
+import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { Logger } from "../../functions/lib/logger.ts";
+import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";
+import type { RunRepo, RunRow } from "../../functions/runs/run.repo.ts";
+import { liveUrl } from "../../functions/runs/run.wire.ts";
+import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
+import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import { recordingKey } from "../../functions/surfaces/agent/live.ts";
+import { CREDITS_PER_STEP, type RunError, runError } from "../../schema/runs.ts";
+import { runAgent } from "../agent/agent.ts";
+import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
+import type { ModelProvider } from "../agent/model/types.ts";
+import type { RunBrowserPool } from "../browser/run-session.ts";
+import { applyStealth } from "../browser/stealth.ts";
+import { startLiveFrames } from "./live-frames.ts";
+import { taskOf } from "./run-task.ts";
+import { stepRecorder } from "./step-recorder.ts";
+
+/** Reasons a run's stop controller is aborted with. */
+export const SHUTDOWN = "shutdown";
+const CANCELLED = "cancelled";
+const LEASE_LOST = "lease_lost";
+
+export const systemFailure = (message: string, retryAfter: number | null = null): RunError =>
+  runError("SERVICE_BUSY", message, { retryAfter });
+
+/** What driveRun needs from the worker that calls it. */
+export interface DriveDeps {
+  workerId: string;
+  repo: RunRepo;
+  queue: RunQueue;
+  notifier: RunNotifier;
+  browsers: RunBrowserPool;
+  extractor: Extractor;
+  blobs: BlobStore;
+  logger: Logger;
+  publicUrl: () => string;
+  vision: boolean;
+  leaseMs: number;
+  heartbeatMs: number;
+  cancelPollMs: number;
+}
+
+/**
+ * Runs the agent under the lease: keeps the message lease and the run row's heartbeat alive,
+ * watches for a cancel request, opens the browser session, streams live frames (and stores the
+ * recording), and records each step. Null when the lease was lost, "requeue" for a shutdown
+ * before acting.
+ */
+export async function driveRun(
+  deps: DriveDeps,
+  row: RunRow,
+  msg: ReceivedMessage,
+  stop: AbortController,
+  model: ModelProvider,
+): Promise<AgentOutcome | "requeue" | null> {
+  const runId = row.id;
+  const heartbeat = setInterval(() => {
+    // The message's lease only keeps other workers from receiving it again; ownership is the run
+    // row's heartbeat. Losing the message (a duplicate was acknowledged elsewhere) is harmless.
+    deps.queue.extend(msg, deps.leaseMs).catch((err) => {
+      if (!(err instanceof LeaseLostError)) deps.logger.warn("lease extension failed", { run_id: runId, error: err });
+    });
+    deps.repo
+      .heartbeat(runId, deps.workerId)
+      .then((owned) => {
+        if (!owned && !stop.signal.aborted) {
+          deps.logger.warn("this worker no longer owns the run; stopping it here", { run_id: runId });
+          stop.abort(LEASE_LOST);
+        }
+      })
+      .catch((err) => deps.logger.warn("run heartbeat failed", { run_id: runId, error: err }));
+  }, deps.heartbeatMs);
+  const cancelWatch = setInterval(() => {
+    deps.repo
+      .get(runId)
+      .then((r) => {
+        if (r?.cancelRequestedAt && !stop.signal.aborted) stop.abort(CANCELLED);
+      })
+      .catch(() => {});
+  }, deps.cancelPollMs);
+  let acted = false;
+  let live: ReturnType<typeof startLiveFrames> | null = null;
+  try {
+    let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
+    try {
+      session = await deps.browsers.open({ signal: stop.signal });
+    } catch (err) {
+      if (stop.signal.aborted)
+        return stop.signal.reason === SHUTDOWN ? "requeue" : stop.signal.reason === LEASE_LOST ? null : { status: "CANCELLED" };
+      deps.logger.error("could not open a browser for a run", { run_id: runId, error: err });
+      return { status: "FAILED", error: systemFailure(`No browser is available to run this: ${(err as Error).message}`, 30) };
+    }
+    try {
+      if ((row.request as { browser_profile?: string }).browser_profile === "stealth") {
+        await applyStealth(session.activePage());
+      }
+      const url = liveUrl(deps.publicUrl(), row.liveToken);
+      if (url) await deps.repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });
+      deps.notifier.notify(runId);
+      const recorder = stepRecorder({ repo: deps.repo, blobs: deps.blobs, notifier: deps.notifier, logger: deps.logger, row });
+      const record = (row.request as { capture_config?: { recording?: boolean } }).capture_config?.recording === true;
+      live = startLiveFrames({ session, blobs: deps.blobs, runId, logger: deps.logger, record });
+      const outcome = await runAgent(
+        taskOf(row, { vision: deps.vision }),
+        { model, session, extractor: deps.extractor, logger: deps.logger },
+        {
+          signal: stop.signal,
+          beforeFirstAction: async () => {
+            acted = true;
+            await deps.repo.markActed(runId);
+          },
+          onStep: async (step) => {
+            await recorder.record(step);
+            if (!(await deps.repo.debit(runId, row.accountId, CREDITS_PER_STEP))) {
+              throw new RunAbort(
+                runError(
+                  "INSUFFICIENT_CREDITS",
+                  "The account ran out of credits during the run; add credits and start a new run.",
+                ),
+              );
+            }
+          },
+        },
+      );
+      if (stop.signal.reason === LEASE_LOST) return null;
+      if (stop.signal.reason === SHUTDOWN && !acted) return "requeue";
+      return outcome;
+    } finally {
+      const frames = (await live?.stop()) ?? [];
+      if (frames.length > 0) {
+        await deps.blobs
+          .put(recordingKey(runId), Buffer.from(JSON.stringify(frames)))
+          .catch((err) => deps.logger.warn("could not store the recording", { run_id: runId, error: err }));
+      }
+      await session.close();
+    }
+  } finally {
+    clearInterval(heartbeat);
+    clearInterval(cancelWatch);
+  }
+}
