@@ -1,35 +1,27 @@
-import {
-  PAGE_SIZE,
-  ProviderError,
-  type ProviderResult,
-  type SearchHit,
-  type SearchProvider,
-  type SearchQuery,
-} from "../types.ts";
-import { asArray, asRecord, asString, DEFAULT_TIMEOUT_MS, type FetchLike, getJson } from "./http.ts";
-import { narrowestWindow, postFilter, withSiteOperators } from "./post-filter.ts";
-import { hostOf, isoDay, plainText, siteNameOf, utcDay } from "./text.ts";
+import { PAGE_SIZE, type SearchProvider, type SearchQuery } from "../types.ts";
+import { asRecord, asString, withDetail } from "./http.ts";
+import { DAY_MINUTES, narrowestWindow, withSiteOperators } from "./post-filter.ts";
+import { isoDay, plainText, siteNameOf, utcDay } from "./text.ts";
+import { baseHit, createUpstreamProvider, endpointUrl, type UnrankedHit, type UpstreamOptions } from "./upstream.ts";
 
-export interface BraveOptions {
+export interface BraveOptions extends UpstreamOptions {
   /** OSPREY_BRAVE_API_KEY, sent as X-Subscription-Token; never appears in errors. */
   apiKey: string;
   /** OSPREY_BRAVE_URL; default https://api.search.brave.com. */
   baseUrl?: string;
-  timeoutMs?: number;
-  fetch?: FetchLike;
+  /** Clock for relative dates, freshness and recency post-filtering (tests). */
   now?: () => Date;
 }
 
 /** Brave's `offset` is a page index, 0 to 9. */
 export const BRAVE_MAX_OFFSET = 9;
 
-const DAY = 1_440;
 /** Brave's fixed freshness windows: past 24 h, 7 days, 31 days, 365 days. */
 const FRESHNESS = [
-  ["pd", DAY],
-  ["pw", 7 * DAY],
-  ["pm", 31 * DAY],
-  ["py", 365 * DAY],
+  ["pd", DAY_MINUTES],
+  ["pw", 7 * DAY_MINUTES],
+  ["pm", 31 * DAY_MINUTES],
+  ["py", 365 * DAY_MINUTES],
 ] as const;
 
 /** Countries Brave's `country` parameter accepts; any other location searches worldwide ("ALL"). */
@@ -64,13 +56,13 @@ export function braveFreshness(q: SearchQuery, now: Date): string | undefined {
     return `${utcDay(new Date(now.getTime() - q.recencyMinutes * 60_000))}to${utcDay(now)}`;
   }
   if (!q.afterDate && !q.beforeDate) return undefined;
-  const tomorrow = utcDay(new Date(now.getTime() + DAY * 60_000));
+  const tomorrow = utcDay(new Date(now.getTime() + DAY_MINUTES * 60_000));
   return `${q.afterDate ?? "1970-01-01"}to${q.beforeDate ?? tomorrow}`;
 }
 
 export function braveUrl(base: string, q: SearchQuery, now: Date): URL {
   const endpoint = q.domainType === "news" ? "res/v1/news/search" : "res/v1/web/search";
-  const url = new URL(endpoint, base.endsWith("/") ? base : `${base}/`);
+  const url = endpointUrl(base, endpoint);
   const params = url.searchParams;
   params.set("q", withSiteOperators(q));
   params.set("country", COUNTRIES.has(q.location.toUpperCase()) ? q.location.toUpperCase() : "ALL");
@@ -84,71 +76,50 @@ export function braveUrl(base: string, q: SearchQuery, now: Date): URL {
   return url;
 }
 
-function toHit(raw: unknown, q: SearchQuery, now: Date): Omit<SearchHit, "rank"> | undefined {
+function toHit(raw: unknown, q: SearchQuery, now: Date): UnrankedHit | undefined {
   const r = asRecord(raw);
-  const url = asString(r.url);
-  const host = url ? hostOf(url) : undefined;
-  if (!url || !host) return undefined;
-  const siteName = siteNameOf(host);
-  const date = isoDay(r.page_age, now) ?? isoDay(r.age, now);
+  const hit = baseHit(asString(r.url), {
+    title: plainText(r.title),
+    snippet: plainText(r.description),
+    date: isoDay(r.page_age, now) ?? isoDay(r.age, now),
+  });
+  if (!hit) return undefined;
+  if (q.domainType !== "news") return hit;
   const metaHost = asString(asRecord(r.meta_url).hostname);
   const publisher =
-    asString(asRecord(r.profile).name) ?? asString(r.source) ?? (metaHost ? siteNameOf(metaHost.toLowerCase()) : siteName);
-  return {
-    url,
-    title: plainText(r.title) || siteName,
-    snippet: plainText(r.description),
-    siteName,
-    ...(date ? { date } : {}),
-    ...(q.domainType === "news" ? { publisher: plainText(publisher) || siteName } : {}),
-  };
+    asString(asRecord(r.profile).name) ?? asString(r.source) ?? (metaHost ? siteNameOf(metaHost.toLowerCase()) : hit.siteName);
+  return { ...hit, publisher: plainText(publisher) || hit.siteName };
 }
 
 function describeStatus(status: number, detail: string): string | undefined {
-  const suffix = detail ? `: ${detail}` : "";
-  if (status === 401 || status === 403) return `brave rejected the API key (${status})${suffix}`;
-  if (status === 422) return `brave refused the request parameters (422)${suffix}`;
+  if (status === 401 || status === 403) return withDetail(`brave rejected the API key (${status})`, detail);
+  if (status === 422) return withDetail("brave refused the request parameters (422)", detail);
   return undefined;
 }
 
 /** Brave Search API: web (`/res/v1/web/search`) and news (`/res/v1/news/search`), pages 0 to 9. */
 export function createBraveProvider(opts: BraveOptions): SearchProvider {
   const base = opts.baseUrl ?? "https://api.search.brave.com";
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const clock = opts.now ?? (() => new Date());
-  return {
-    name: "brave",
-    supports: (q) => (q.domainType === "web" || q.domainType === "news") && q.page <= BRAVE_MAX_OFFSET,
-    async search(q: SearchQuery, signal: AbortSignal): Promise<ProviderResult> {
-      const now = clock();
-      const body = asRecord(
-        await getJson({
-          provider: "brave",
-          url: braveUrl(base, q, now),
-          headers: { "x-subscription-token": opts.apiKey },
-          timeoutMs,
-          signal,
-          fetch: opts.fetch,
-          secrets: [opts.apiKey],
-          redirect: "error",
-          describeStatus,
-        }),
-      );
-      const list = q.domainType === "news" ? body.results : asRecord(body.web).results;
-      // A web answer without a `web` section simply has no web results (Brave omits empty sections).
-      if (list !== undefined && !Array.isArray(list)) {
-        throw new ProviderError("brave", "brave answered JSON without a results array");
-      }
-      if (list === undefined && q.domainType === "news") {
-        throw new ProviderError("brave", "brave answered JSON without a results array");
-      }
-      const hits = asArray(list)
-        .map((raw, i) => {
-          const hit = toHit(raw, q, now);
-          return hit ? { ...hit, rank: q.page * PAGE_SIZE + i + 1 } : undefined;
-        })
-        .filter((hit): hit is SearchHit => hit !== undefined);
-      return { hits: postFilter(hits, q, now).slice(0, PAGE_SIZE) };
+  return createUpstreamProvider(
+    {
+      name: "brave",
+      supports: (q) => (q.domainType === "web" || q.domainType === "news") && q.page <= BRAVE_MAX_OFFSET,
+      request: (q, now) => ({
+        url: braveUrl(base, q, now),
+        headers: { "x-subscription-token": opts.apiKey },
+        secrets: [opts.apiKey],
+        // The key travels in a header: never let a redirect carry it to another host.
+        redirect: "error",
+        describeStatus,
+      }),
+      results: (body, q) => {
+        if (q.domainType === "news") return { list: body.results };
+        // A web answer without a `web` section simply has no web results (Brave omits empty sections).
+        const list = asRecord(body.web).results;
+        return { list: list === undefined ? [] : list };
+      },
+      toHit,
     },
-  };
+    opts,
+  );
 }

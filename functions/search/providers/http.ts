@@ -65,14 +65,16 @@ function errorDetail(body: string): string {
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 
+/** `message`, followed by ": detail" when the upstream gave one (for describeStatus wordings). */
+export const withDetail = (message: string, detail: string): string => (detail ? `${message}: ${detail}` : message);
+
 function genericStatusMessage(provider: string, status: number, retryAfter: number | undefined, detail: string): string {
-  const suffix = detail ? `: ${detail}` : "";
   if (status === 429) {
     return `${provider} rate limited the request (429)${retryAfter !== undefined ? `; retry after ${retryAfter} s` : ""}`;
   }
-  if (status === 401 || status === 403) return `${provider} refused the request (${status})${suffix}`;
-  if (status >= 500) return `${provider} upstream error (${status})${suffix}`;
-  return `${provider} answered ${status}${suffix}`;
+  if (status === 401 || status === 403) return withDetail(`${provider} refused the request (${status})`, detail);
+  if (status >= 500) return withDetail(`${provider} upstream error (${status})`, detail);
+  return withDetail(`${provider} answered ${status}`, detail);
 }
 
 function networkCause(err: unknown): string {

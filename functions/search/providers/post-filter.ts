@@ -71,6 +71,9 @@ export function lookbackMinutes(q: SearchQuery, now: Date = new Date()): number 
   return Math.max(1, Math.ceil((now.getTime() - start) / 60_000));
 }
 
+/** Minutes in a day: the unit of upstream windows and of recencyMinutes. */
+export const DAY_MINUTES = 1_440;
+
 /**
  * The narrowest of an upstream's "last N" windows that contains `minutes`: windows are [name, length in
  * minutes], shortest first. Undefined (no upstream window) when none is long enough.

@@ -1,34 +1,25 @@
-import {
-  PAGE_SIZE,
-  ProviderError,
-  type ProviderResult,
-  type SearchHit,
-  type SearchProvider,
-  type SearchQuery,
-} from "../types.ts";
-import { asArray, asNumber, asRecord, asString, DEFAULT_TIMEOUT_MS, type FetchLike, getJson } from "./http.ts";
-import { lookbackMinutes, narrowestWindow, postFilter, withSiteOperators } from "./post-filter.ts";
-import { hostOf, isoDay, plainText, siteNameOf } from "./text.ts";
+import type { SearchProvider, SearchQuery } from "../types.ts";
+import { asNumber, asRecord, asString } from "./http.ts";
+import { DAY_MINUTES, lookbackMinutes, narrowestWindow, withSiteOperators } from "./post-filter.ts";
+import { isoDay, plainText } from "./text.ts";
+import { baseHit, createUpstreamProvider, endpointUrl, type UnrankedHit, type UpstreamOptions } from "./upstream.ts";
 
-export interface SearxngOptions {
+export interface SearxngOptions extends UpstreamOptions {
   /** The instance's base URL (OSPREY_SEARXNG_URL), e.g. http://searxng:8080; credentials in it become Basic auth. */
   baseUrl: string;
-  timeoutMs?: number;
-  fetch?: FetchLike;
   /** Clock for relative dates and recency post-filtering (tests). */
   now?: () => Date;
 }
 
-const DAY = 1_440;
 /**
  * SearXNG's `time_range` values. Engines read "month" as a calendar month back (28 to 31 days), so a request
  * fits it only up to 28 days; "year" likewise up to 365 days. Longer look-backs go up without a window.
  */
 const TIME_RANGES = [
-  ["day", DAY],
-  ["week", 7 * DAY],
-  ["month", 28 * DAY],
-  ["year", 365 * DAY],
+  ["day", DAY_MINUTES],
+  ["week", 7 * DAY_MINUTES],
+  ["month", 28 * DAY_MINUTES],
+  ["year", 365 * DAY_MINUTES],
 ] as const;
 
 export const SEARXNG_JSON_DISABLED =
@@ -36,7 +27,7 @@ export const SEARXNG_JSON_DISABLED =
 
 /** The SearXNG `/search` URL for a query (exported for tests and diagnostics). */
 export function searxngUrl(base: URL, q: SearchQuery, now: Date): URL {
-  const url = new URL("search", base.href.endsWith("/") ? base : new URL(`${base.href}/`));
+  const url = endpointUrl(base.href, "search");
   url.username = "";
   url.password = "";
   url.search = "";
@@ -59,57 +50,35 @@ function basicAuth(base: URL): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}` };
 }
 
-function toHit(raw: unknown, q: SearchQuery, now: Date): Omit<SearchHit, "rank"> | undefined {
+function toHit(raw: unknown, q: SearchQuery, now: Date): UnrankedHit | undefined {
   const r = asRecord(raw);
-  const url = asString(r.url);
-  const host = url ? hostOf(url) : undefined;
-  if (!url || !host) return undefined;
-  const siteName = siteNameOf(host);
-  const date = isoDay(r.publishedDate, now) ?? isoDay(r.pubdate, now);
-  return {
-    url,
-    title: plainText(r.title) || siteName,
+  const hit = baseHit(asString(r.url), {
+    title: plainText(r.title),
     snippet: plainText(r.content),
-    siteName,
-    ...(date ? { date } : {}),
-    // SearXNG names the engine, not the outlet: the site's own host is the best publisher it gives.
-    ...(q.domainType === "news" ? { publisher: siteName } : {}),
-  };
+    date: isoDay(r.publishedDate, now) ?? isoDay(r.pubdate, now),
+  });
+  // SearXNG names the engine, not the outlet: the site's own host is the best publisher it gives.
+  return hit && q.domainType === "news" ? { ...hit, publisher: hit.siteName } : hit;
 }
 
 /** SearXNG through its JSON API (`/search?format=json`), for web (category general) and news. */
 export function createSearxngProvider(opts: SearxngOptions): SearchProvider {
   const base = new URL(opts.baseUrl);
   const headers = basicAuth(base);
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const clock = opts.now ?? (() => new Date());
-  return {
-    name: "searxng",
-    supports: (q) => q.domainType === "web" || q.domainType === "news",
-    async search(q: SearchQuery, signal: AbortSignal): Promise<ProviderResult> {
-      const now = clock();
-      const body = asRecord(
-        await getJson({
-          provider: "searxng",
-          url: searxngUrl(base, q, now),
-          headers,
-          timeoutMs,
-          signal,
-          fetch: opts.fetch,
-          secrets: [base.password ? decodeURIComponent(base.password) : undefined],
-          describeStatus: (status) => (status === 403 ? SEARXNG_JSON_DISABLED : undefined),
-        }),
-      );
-      if (!Array.isArray(body.results)) throw new ProviderError("searxng", "searxng answered JSON without a results array");
-      const results = asArray(body.results);
-      const hits = results
-        .map((raw, i) => {
-          const hit = toHit(raw, q, now);
-          return hit ? { ...hit, rank: q.page * PAGE_SIZE + i + 1 } : undefined;
-        })
-        .filter((hit): hit is SearchHit => hit !== undefined);
-      const total = asNumber(body.number_of_results);
-      return { hits: postFilter(hits, q, now).slice(0, PAGE_SIZE), ...(total ? { total } : {}) };
+  return createUpstreamProvider(
+    {
+      name: "searxng",
+      supports: (q) => q.domainType === "web" || q.domainType === "news",
+      request: (q, now) => ({
+        url: searxngUrl(base, q, now),
+        headers,
+        secrets: [base.password ? decodeURIComponent(base.password) : undefined],
+        describeStatus: (status) => (status === 403 ? SEARXNG_JSON_DISABLED : undefined),
+      }),
+      // SearXNG reports 0 results when its engines give no estimate: no total then.
+      results: (body) => ({ list: body.results, total: asNumber(body.number_of_results) || undefined }),
+      toHit,
     },
-  };
+    opts,
+  );
 }
