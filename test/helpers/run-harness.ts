@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createModelProvider } from "../../containers/agent/model/create-provider.ts";
 import { createRunBrowserPool } from "../../containers/browser/run-browser.ts";
 import type { RunBrowserPool } from "../../containers/browser/run-session.ts";
@@ -14,6 +15,7 @@ import { type BlobStore, memoryBlobStore } from "../../functions/storage/blob-st
 import type { Plan } from "../../schema/plans.ts";
 import { call, idx, type ScriptStep, stateText } from "../agent/loop/harness.ts";
 import { createTestContext, type TestContext } from "./app.ts";
+import type { DriverCase, TestDatabase } from "./databases.ts";
 import { type AgentFixtureSite, LOGIN, startFixtureSite } from "./fixture-site.ts";
 import { type Protocol, type Script, type ScriptedModel, startScriptedModel } from "./scripted-model.ts";
 import { CHROME } from "./test-session.ts";
@@ -179,3 +181,50 @@ export function loginSteps(result: Record<string, unknown> = { greeting: "Welcom
 /** Response bodies, read loosely in the run tests. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in these tests
 export type Json = Record<string, any>;
+
+/** The login task on the fixture site as a run request body, with `extra` fields on top. */
+export const loginBody = (h: RunHarness, extra: Json = {}): Json => ({
+  url: `${h.site.url}/login`,
+  goal: "Sign in and tell me the greeting",
+  ...extra,
+});
+
+/** What a whole-run suite works with; the fields are set by the hooks, so read them inside tests only. */
+export interface RunSuite {
+  /** The harness for the whole file, over its own database. */
+  h: RunHarness;
+  /** The in-process worker started with the harness. */
+  worker: RunWorker;
+  /** A fresh account's key (pro plan, 1000 credits) for each test. */
+  key: string;
+  accountId: string;
+  /** Script errors of the current test (for sequence()), emptied before each test. */
+  errors: string[];
+  /** loginBody() on this suite's harness. */
+  body(extra?: Json): Json;
+}
+
+/**
+ * Registers the hooks the whole-run suites share, in the describe block it is called from: a
+ * database from `open`, a harness over it (Postgres queue, heartbeat every 300 ms) with one worker
+ * for the file, and a fresh key and error list for each test.
+ */
+export function useRunSuite(open: DriverCase["open"]): RunSuite {
+  let database: TestDatabase | undefined;
+  const s = { errors: [] as string[], body: (extra: Json = {}) => loginBody(s.h, extra) } as RunSuite;
+
+  beforeAll(async () => {
+    database = await open();
+    s.h = await startRunHarness(database.db, { heartbeatMs: 300 });
+    s.worker = s.h.startWorker();
+  });
+  afterAll(async () => {
+    await s.h?.close();
+    await database?.dispose();
+  });
+  beforeEach(async () => {
+    s.errors = [];
+    ({ key: s.key, accountId: s.accountId } = await s.h.newKey());
+  });
+  return s;
+}

@@ -1,37 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isExecutable } from "../../../containers/browser/chromium-process.ts";
-import type { RunSession } from "../../../containers/browser/run-session.ts";
-import { type AgentFixtureSite, LOGIN, startFixtureSite } from "../../helpers/fixture-site.ts";
-import { type ScriptedModel, startScriptedModel } from "../../helpers/scripted-model.ts";
-import { CHROME, launchTestBrowser, type TestBrowser } from "../../helpers/test-session.ts";
+import { LOGIN } from "../../helpers/fixture-site.ts";
+import { CHROME } from "../../helpers/test-session.ts";
 import { call, idx, provider, run, sequence, stateText, task } from "./harness.ts";
+import { useLoopFixture } from "./loop-fixture.ts";
 
 /** Whole runs on the fixture site: real Chromium, the scripted model through the real providers. */
 
 const hasChrome = isExecutable(CHROME);
 
 describe.skipIf(!hasChrome)("agent loop: flows", () => {
-  let browser: TestBrowser;
-  let site: AgentFixtureSite;
-  let server: ScriptedModel;
-  let session: RunSession;
-  let errors: string[];
-
-  beforeAll(async () => {
-    [browser, site, server] = await Promise.all([launchTestBrowser(), startFixtureSite(), startScriptedModel([])]);
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.close(), server?.close()]);
-  });
-  beforeEach(async (ctx) => {
-    errors = [];
-    server.turns.length = 0;
-    session = await browser.open();
-    ctx.onTestFinished(() => session.close());
-  });
+  const fx = useLoopFixture();
 
   it("logs in through a POST form and reports the greeting (OpenAI wire)", async () => {
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           (t) => call("type", { index: idx(t, /Email \[(\d+) textbox:email/), text: LOGIN.email }),
@@ -42,15 +24,15 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
             return call("done", { success: true, result: { greeting: "Welcome, Ada" } });
           },
         ],
-        errors,
+        fx.errors,
       ),
     );
     const capture = { screenshots: true, html: true, elements: true, snapshots: false, recording: false };
-    const r = await run(task(`${site.url}/login`, "Sign in and tell me the greeting", { capture }), {
-      model: provider(server, "openai"),
-      session,
+    const r = await run(task(`${fx.site.url}/login`, "Sign in and tell me the greeting", { capture }), {
+      model: provider(fx.server, "openai"),
+      session: fx.session,
     });
-    expect(errors).toEqual([]);
+    expect(fx.errors).toEqual([]);
     expect(r.outcome).toEqual({ status: "COMPLETED", result: { greeting: "Welcome, Ada" } });
     expect(r.events).toEqual(["before", "step:type", "step:type", "step:click", "step:done"]);
     expect(r.steps.map((s) => s.step)).toEqual([1, 2, 3, 4]);
@@ -69,13 +51,13 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
     expect(r.steps[2]?.message).toMatch(/navigated/);
     expect(r.steps[2]?.html).toContain("Welcome, Ada");
     // The typed email shows in the state the model got next (the value took).
-    const second = server.turns[1];
+    const second = fx.server.turns[1];
     expect(second && stateText(second)).toContain(`="${LOGIN.email}"`);
   });
 
   it("pages through search results to find the cheapest product on page 2 (Anthropic wire)", async () => {
     let cheapest: { name: string | undefined; price: number } | undefined;
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           (t) => call("click", { index: idx(t, /\[(\d+) link\]Next page/) }),
@@ -94,17 +76,17 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
             return call("done", { success: true, result: { name: cheapest?.name, price: cheapest?.price } });
           },
         ],
-        errors,
+        fx.errors,
       ),
     );
-    const r = await run(task(`${site.url}/search?q=gear&page=1`, "Find the cheapest product on page 2"), {
-      model: provider(server, "anthropic"),
-      session,
+    const r = await run(task(`${fx.site.url}/search?q=gear&page=1`, "Find the cheapest product on page 2"), {
+      model: provider(fx.server, "anthropic"),
+      session: fx.session,
     });
-    expect(errors).toEqual([]);
+    expect(fx.errors).toEqual([]);
     expect(r.outcome).toEqual({ status: "COMPLETED", result: { name: "Water bottle", price: 12.99 } });
     // History compaction: the last request carries one full page state; the first one is a one-line summary.
-    const last = server.turns.at(-1);
+    const last = fx.server.turns.at(-1);
     const states = last?.messages.filter((m) => m.text.includes("Current page state:")) ?? [];
     expect(states).toHaveLength(1);
     expect(last?.messages.some((m) => m.text.includes("(Page at step 1:"))).toBe(true);
@@ -112,7 +94,7 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
   });
 
   it("chooses a size and adds the product to the cart (OpenAI wire)", async () => {
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           (t) => call("select_option", { index: idx(t, /Size \[(\d+) combobox/), option: "Large" }),
@@ -128,21 +110,21 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
             return call("done", { success: true, result: { cart: 1, size: "Large" } });
           },
         ],
-        errors,
+        fx.errors,
       ),
     );
-    const r = await run(task(`${site.url}/product`, "Add a large red kayak to the cart"), {
-      model: provider(server, "openai"),
-      session,
+    const r = await run(task(`${fx.site.url}/product`, "Add a large red kayak to the cart"), {
+      model: provider(fx.server, "openai"),
+      session: fx.session,
     });
-    expect(errors).toEqual([]);
+    expect(fx.errors).toEqual([]);
     expect(r.outcome.status).toBe("COMPLETED");
     expect(r.steps[0]?.message).toMatch(/Selected "Large"/);
     expect(r.steps[1]?.message).toMatch(/The page changed/);
   });
 
   it("reports the dialog covering a button, then closes it (Anthropic wire)", async () => {
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           (t) => call("click", { index: idx(t, /\[(\d+) button\]Open terms/) }),
@@ -160,18 +142,21 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
             return call("done", { success: true, result: m[1] });
           },
         ],
-        errors,
+        fx.errors,
       ),
     );
-    const r = await run(task(`${site.url}/offers`, "Read today's offer"), { model: provider(server, "anthropic"), session });
-    expect(errors).toEqual([]);
+    const r = await run(task(`${fx.site.url}/offers`, "Read today's offer"), {
+      model: provider(fx.server, "anthropic"),
+      session: fx.session,
+    });
+    expect(fx.errors).toEqual([]);
     expect(r.outcome).toEqual({ status: "COMPLETED", result: "20% off all kayaks" });
     expect(r.steps[1]).toMatchObject({ ok: false });
     expect(r.steps[1]?.message).toMatch(/covered by <div#overlay role="dialog" aria-label="Terms of service">/);
   });
 
   it("fills a form inside a same-origin iframe and clicks in a cross-origin one (OpenAI wire)", async () => {
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           (t) => call("type", { index: idx(t, /Your name \[(\d+) textbox/), text: "Grace", submit: true }),
@@ -184,19 +169,19 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
             return call("done", { success: true, result: { sent: true, coupon: "claimed" } });
           },
         ],
-        errors,
+        fx.errors,
       ),
     );
-    const r = await run(task(`${site.url}/frames`, "Send the contact form as Grace and claim the coupon"), {
-      model: provider(server, "openai"),
-      session,
+    const r = await run(task(`${fx.site.url}/frames`, "Send the contact form as Grace and claim the coupon"), {
+      model: provider(fx.server, "openai"),
+      session: fx.session,
     });
-    expect(errors).toEqual([]);
+    expect(fx.errors).toEqual([]);
     expect(r.outcome.status).toBe("COMPLETED");
   });
 
   it("types into and clicks inside an open shadow root (Anthropic wire)", async () => {
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           (t) => call("type", { index: idx(t, /Promo code \[(\d+) textbox/), text: "SAVE10" }),
@@ -206,19 +191,19 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
             return call("done", { success: true, result: "applied" });
           },
         ],
-        errors,
+        fx.errors,
       ),
     );
-    const r = await run(task(`${site.url}/shadow`, "Apply the promo code SAVE10"), {
-      model: provider(server, "anthropic"),
-      session,
+    const r = await run(task(`${fx.site.url}/shadow`, "Apply the promo code SAVE10"), {
+      model: provider(fx.server, "anthropic"),
+      session: fx.session,
     });
-    expect(errors).toEqual([]);
+    expect(fx.errors).toEqual([]);
     expect(r.outcome).toEqual({ status: "COMPLETED", result: "applied" });
   });
 
   it("follows a link into a new tab and switches back (OpenAI wire)", async () => {
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           (t) => call("click", { index: idx(t, /\[(\d+) link\]Catalog in a new tab/) }),
@@ -234,11 +219,14 @@ describe.skipIf(!hasChrome)("agent loop: flows", () => {
             return call("done", { success: true, result: "ok" });
           },
         ],
-        errors,
+        fx.errors,
       ),
     );
-    const r = await run(task(`${site.url}/`, "Open the catalog"), { model: provider(server, "openai"), session });
-    expect(errors).toEqual([]);
+    const r = await run(task(`${fx.site.url}/`, "Open the catalog"), {
+      model: provider(fx.server, "openai"),
+      session: fx.session,
+    });
+    expect(fx.errors).toEqual([]);
     expect(r.outcome.status).toBe("COMPLETED");
     expect(r.steps[0]?.message).toMatch(/A new tab opened and is now active/);
     expect(r.steps[0]?.title).toBe("Search: tents (page 1)");

@@ -1,13 +1,11 @@
 import { type AddressInfo, createServer } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RunAbort } from "../../../containers/agent/agent.types.ts";
 import { isExecutable } from "../../../containers/browser/chromium-process.ts";
-import type { RunSession } from "../../../containers/browser/run-session.ts";
 import { runError } from "../../../schema/runs.ts";
-import { type AgentFixtureSite, startFixtureSite } from "../../helpers/fixture-site.ts";
-import { type ScriptedModel, startScriptedModel } from "../../helpers/scripted-model.ts";
-import { CHROME, launchTestBrowser, type TestBrowser } from "../../helpers/test-session.ts";
+import { CHROME } from "../../helpers/test-session.ts";
 import { call, idx, provider, run, sequence, stateText, task } from "./harness.ts";
+import { useLoopFixture } from "./loop-fixture.ts";
 
 /** How runs end: output schema, budgets, blocked sites, model failures, cancel, strict mode, hooks. */
 
@@ -20,41 +18,25 @@ const SCHEMA = {
 };
 
 describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
-  let browser: TestBrowser;
-  let site: AgentFixtureSite;
-  let server: ScriptedModel;
-  let session: RunSession;
-  let errors: string[];
-
-  beforeAll(async () => {
-    [browser, site, server] = await Promise.all([launchTestBrowser(), startFixtureSite(), startScriptedModel([])]);
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.close(), server?.close()]);
-  });
-  beforeEach(async (ctx) => {
-    errors = [];
-    server.turns.length = 0;
-    session = await browser.open();
-    ctx.onTestFinished(() => session.close());
-  });
-  const openai = () => provider(server, "openai");
+  const fx = useLoopFixture();
 
   it("completes with a result that matches the output schema (parsed from a JSON string)", async () => {
-    server.setScript(sequence([() => call("done", { success: true, result: '{"price": 349, "currency": "USD"}' })], errors));
-    const r = await run(task(`${site.url}/product`, "Price?", { outputSchema: SCHEMA, vision: true }), {
-      model: openai(),
-      session,
+    fx.server.setScript(
+      sequence([() => call("done", { success: true, result: '{"price": 349, "currency": "USD"}' })], fx.errors),
+    );
+    const r = await run(task(`${fx.site.url}/product`, "Price?", { outputSchema: SCHEMA, vision: true }), {
+      model: fx.openai(),
+      session: fx.session,
     });
     expect(r.outcome).toEqual({ status: "COMPLETED", result: { price: 349, currency: "USD" } });
     // vision: the page state goes out with a PNG of the viewport.
-    expect(server.turns[0]?.messages.at(-1)?.images[0]?.mediaType).toBe("image/png");
-    expect(server.turns[0]?.messages[0]?.text).toContain('"additionalProperties":false');
+    expect(fx.server.turns[0]?.messages.at(-1)?.images[0]?.mediaType).toBe("image/png");
+    expect(fx.server.turns[0]?.messages[0]?.text).toContain('"additionalProperties":false');
     expect(r.events).toEqual(["step:done"]);
   });
 
   it("re-asks once when the result does not match the schema, then fails with TASK_FAILED", async () => {
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           () => call("done", { success: true, result: { price: "349 dollars" } }),
@@ -65,19 +47,22 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
             return call("done", { success: true, result: { price: 349, extra: 1 } });
           },
         ],
-        errors,
+        fx.errors,
       ),
     );
-    const r = await run(task(`${site.url}/product`, "Price?", { outputSchema: SCHEMA }), { model: openai(), session });
-    expect(errors).toEqual([]);
+    const r = await run(task(`${fx.site.url}/product`, "Price?", { outputSchema: SCHEMA }), {
+      model: fx.openai(),
+      session: fx.session,
+    });
+    expect(fx.errors).toEqual([]);
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED", category: "AGENT_FAILURE" } });
     if (r.outcome.status === "FAILED") expect(r.outcome.error.message).toMatch(/output schema.*extra/);
     expect(r.steps.map((s) => s.ok)).toEqual([false, false]);
   });
 
   it("fails with TASK_FAILED and the model's message on done(success: false)", async () => {
-    server.setScript(sequence([() => call("done", { success: false, message: "The site has no such product." })], errors));
-    const r = await run(task(`${site.url}/`, "Buy a unicorn"), { model: openai(), session });
+    fx.server.setScript(sequence([() => call("done", { success: false, message: "The site has no such product." })], fx.errors));
+    const r = await run(task(`${fx.site.url}/`, "Buy a unicorn"), { model: fx.openai(), session: fx.session });
     expect(r.outcome).toMatchObject({
       status: "FAILED",
       error: { code: "TASK_FAILED", message: "The site has no such product." },
@@ -85,19 +70,25 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
   });
 
   it("stops with MAX_STEPS_EXCEEDED at the step budget", async () => {
-    server.setScript((t) => call("click", { index: idx(t, /\[(\d+) link\]Next item/) }));
-    const r = await run(task(`${site.url}/infinite`, "Find the last item", { maxSteps: 6 }), { model: openai(), session });
+    fx.server.setScript((t) => call("click", { index: idx(t, /\[(\d+) link\]Next item/) }));
+    const r = await run(task(`${fx.site.url}/infinite`, "Find the last item", { maxSteps: 6 }), {
+      model: fx.openai(),
+      session: fx.session,
+    });
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "MAX_STEPS_EXCEEDED" } });
     expect(r.steps.map((s) => s.title)).toEqual(["Item 2", "Item 3", "Item 4", "Item 5", "Item 6", "Item 7"]);
     // History compaction: each step adds a few hundred characters at most, not another page state.
-    const size = (i: number) => JSON.stringify(server.turns[i]?.messages).length;
+    const size = (i: number) => JSON.stringify(fx.server.turns[i]?.messages).length;
     expect(size(5) - size(1)).toBeLessThan(4 * 600);
   });
 
   it("stops with TIMEOUT while a slow page loads past the duration budget", async () => {
-    server.setScript(sequence([(t) => call("click", { index: idx(t, /\[(\d+) link\]Slow page/) })], errors));
+    fx.server.setScript(sequence([(t) => call("click", { index: idx(t, /\[(\d+) link\]Slow page/) })], fx.errors));
     const started = Date.now();
-    const r = await run(task(`${site.url}/`, "Open the slow page", { maxDurationMs: 2500 }), { model: openai(), session });
+    const r = await run(task(`${fx.site.url}/`, "Open the slow page", { maxDurationMs: 2500 }), {
+      model: fx.openai(),
+      session: fx.session,
+    });
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "TIMEOUT", category: "SYSTEM_FAILURE" } });
     expect(Date.now() - started).toBeLessThan(5000);
   });
@@ -107,28 +98,28 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const r = await run(task(`http://127.0.0.1:${port}/`, "Read the page"), { model: openai(), session });
+    const r = await run(task(`http://127.0.0.1:${port}/`, "Read the page"), { model: fx.openai(), session: fx.session });
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED" } });
     if (r.outcome.status === "FAILED")
       expect(r.outcome.error.message).toMatch(/start URL could not be opened.*ERR_CONNECTION_REFUSED/);
   });
 
   it("maps a model that stays rate limited to SERVICE_BUSY with retry_after", async () => {
-    server.setScript(() => ({ fail: "rate_limited", retryAfter: "120" }));
-    const r = await run(task(`${site.url}/`, "x"), { model: provider(server, "anthropic"), session });
+    fx.server.setScript(() => ({ fail: "rate_limited", retryAfter: "120" }));
+    const r = await run(task(`${fx.site.url}/`, "x"), { model: provider(fx.server, "anthropic"), session: fx.session });
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "SERVICE_BUSY", retry_after: 120 } });
-    server.setScript(() => ({ fail: "rate_limited" }));
-    const again = await run(task(`${site.url}/`, "x"), { model: openai(), session });
+    fx.server.setScript(() => ({ fail: "rate_limited" }));
+    const again = await run(task(`${fx.site.url}/`, "x"), { model: fx.openai(), session: fx.session });
     expect(again.outcome).toMatchObject({ status: "FAILED", error: { code: "SERVICE_BUSY", retry_after: 30 } });
   });
 
   it("maps a hanging model to TIMEOUT (run budget, and the provider's own timeout)", async () => {
-    server.setScript(() => ({ fail: "hang" }));
-    const r = await run(task(`${site.url}/`, "x", { maxDurationMs: 1500 }), { model: openai(), session });
+    fx.server.setScript(() => ({ fail: "hang" }));
+    const r = await run(task(`${fx.site.url}/`, "x", { maxDurationMs: 1500 }), { model: fx.openai(), session: fx.session });
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "TIMEOUT", retry_after: null } });
-    const own = await run(task(`${site.url}/`, "x"), {
-      model: provider(server, "openai", { timeoutMs: 300, maxRetries: 0 }),
-      session,
+    const own = await run(task(`${fx.site.url}/`, "x"), {
+      model: provider(fx.server, "openai", { timeoutMs: 300, maxRetries: 0 }),
+      session: fx.session,
     });
     expect(own.outcome).toMatchObject({ status: "FAILED", error: { code: "TIMEOUT", retry_after: 30 } });
   });
@@ -140,10 +131,10 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
     ] as const) {
       const ctl = new AbortController();
       let n = 0;
-      server.setScript(() => (n++ === 0 ? call("scroll", { direction: "down" }) : { fail: "hang" }));
+      fx.server.setScript(() => (n++ === 0 ? call("scroll", { direction: "down" }) : { fail: "hang" }));
       const r = await run(
-        task(`${site.url}/infinite`, "x"),
-        { model: openai(), session },
+        task(`${fx.site.url}/infinite`, "x"),
+        { model: fx.openai(), session: fx.session },
         {
           signal: ctl.signal,
           onStep: async () => void setTimeout(() => ctl.abort(reason), 300),
@@ -155,11 +146,11 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
   });
 
   it("ends with the error of a RunAbort thrown by onStep", async () => {
-    server.setScript((t) => call("click", { index: idx(t, /\[(\d+) link\]Next item/) }));
+    fx.server.setScript((t) => call("click", { index: idx(t, /\[(\d+) link\]Next item/) }));
     const error = runError("INSUFFICIENT_CREDITS", "The account ran out of credits.");
     const r = await run(
-      task(`${site.url}/infinite`, "x"),
-      { model: openai(), session },
+      task(`${fx.site.url}/infinite`, "x"),
+      { model: fx.openai(), session: fx.session },
       {
         onStep: async (s) => {
           if (s.step === 2) throw new RunAbort(error);
@@ -171,7 +162,7 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
   });
 
   it("calls beforeFirstAction once, only before the first action that can change the page", async () => {
-    server.setScript(
+    fx.server.setScript(
       sequence(
         [
           () => call("scroll", { direction: "down", amount: 2 }),
@@ -183,17 +174,17 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
           (t) => call("click", { index: idx(t, /\[(\d+) link\]Next page/) }),
           () => call("done", { success: true, result: "ok" }),
         ],
-        errors,
+        fx.errors,
       ),
     );
-    const r = await run(task(`${site.url}/`, "x"), { model: openai(), session });
-    expect(errors).toEqual([]);
+    const r = await run(task(`${fx.site.url}/`, "x"), { model: fx.openai(), session: fx.session });
+    expect(fx.errors).toEqual([]);
     expect(r.events).toEqual(["step:scroll", "step:extract", "before", "step:click", "step:click", "step:done"]);
   });
 
   it("feeds stale indexes, broken tool JSON and a reply without a tool call back to the model", async () => {
     let n = 0;
-    server.setScript((t) => {
+    fx.server.setScript((t) => {
       n++;
       if (n === 1) return call("click", { index: 99 });
       if (n === 2) {
@@ -212,7 +203,7 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
       }
       throw new Error("too many turns");
     });
-    const r = await run(task(`${site.url}/`, "x"), { model: openai(), session });
+    const r = await run(task(`${fx.site.url}/`, "x"), { model: fx.openai(), session: fx.session });
     expect(r.outcome).toEqual({ status: "COMPLETED", result: "x" });
     expect(r.steps[0]).toMatchObject({ ok: false, action: { name: "click" } });
     expect(r.steps.map((s) => s.step)).toEqual([1, 2]);
@@ -220,14 +211,14 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
   });
 
   it("fails with TASK_FAILED after 3 unparsable replies in a row, or a second reply without a tool call", async () => {
-    server.setScript(() => ({ fail: "malformed_tool_json", name: "click" }));
-    const broken = await run(task(`${site.url}/`, "x"), { model: openai(), session });
+    fx.server.setScript(() => ({ fail: "malformed_tool_json", name: "click" }));
+    const broken = await run(task(`${fx.site.url}/`, "x"), { model: fx.openai(), session: fx.session });
     expect(broken.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED" } });
-    expect([broken.steps.length, server.turns.length]).toEqual([0, 3]);
-    server.setScript(() => ({ text: "Nothing to do." }));
-    const silent = await run(task(`${site.url}/`, "x"), { model: provider(server, "anthropic"), session });
+    expect([broken.steps.length, fx.server.turns.length]).toEqual([0, 3]);
+    fx.server.setScript(() => ({ text: "Nothing to do." }));
+    const silent = await run(task(`${fx.site.url}/`, "x"), { model: provider(fx.server, "anthropic"), session: fx.session });
     expect(silent.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED" } });
-    expect(server.turns.length).toBe(5);
+    expect(fx.server.turns.length).toBe(5);
   });
 
   it("strict mode stops at a click that leaves the site; standard mode goes on", async () => {
@@ -237,14 +228,14 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
           (t) => call("click", { index: idx(t, /\[(\d+) link\]Visit our partner/) }),
           (t) => call("done", { success: true, result: stateText(t).includes("Partner site") ? "partner" : "?" }),
         ],
-        errors,
+        fx.errors,
       );
-    server.setScript(script());
-    const strict = await run(task(`${site.url}/`, "x", { mode: "strict" }), { model: openai(), session });
+    fx.server.setScript(script());
+    const strict = await run(task(`${fx.site.url}/`, "x", { mode: "strict" }), { model: fx.openai(), session: fx.session });
     expect(strict.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED" } });
     if (strict.outcome.status === "FAILED") expect(strict.outcome.error.message).toMatch(/Strict mode.*another site/);
-    server.setScript(script());
-    const standard = await run(task(`${site.url}/`, "x"), { model: openai(), session });
+    fx.server.setScript(script());
+    const standard = await run(task(`${fx.site.url}/`, "x"), { model: fx.openai(), session: fx.session });
     expect(standard.outcome).toEqual({ status: "COMPLETED", result: "partner" });
   });
 
@@ -259,35 +250,38 @@ describe.skipIf(!hasChrome)("agent loop: outcomes", () => {
             return call("done", { success: true, result: "kept" });
           },
         ],
-        errors,
+        fx.errors,
       );
-    server.setScript(script());
-    const standard = await run(task(`${site.url}/dialog`, "x"), { model: provider(server, "anthropic"), session });
-    expect(errors).toEqual([]);
+    fx.server.setScript(script());
+    const standard = await run(task(`${fx.site.url}/dialog`, "x"), {
+      model: provider(fx.server, "anthropic"),
+      session: fx.session,
+    });
+    expect(fx.errors).toEqual([]);
     expect(standard.outcome).toEqual({ status: "COMPLETED", result: "kept" });
-    server.setScript(script());
-    const strict = await run(task(`${site.url}/dialog`, "x", { mode: "strict" }), { model: openai(), session });
+    fx.server.setScript(script());
+    const strict = await run(task(`${fx.site.url}/dialog`, "x", { mode: "strict" }), { model: fx.openai(), session: fx.session });
     expect(strict.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED" } });
   });
 
   it("reports a navigation the address policy refuses", async () => {
-    const guarded = await browser.open({ blockHosts: [new URL(site.origin2Url).host] });
+    const guarded = await fx.browser.open({ blockHosts: [new URL(fx.site.origin2Url).host] });
     try {
-      server.setScript(
+      fx.server.setScript(
         sequence(
           [
-            () => call("navigate", { url: `${site.origin2Url}/partner` }),
+            () => call("navigate", { url: `${fx.site.origin2Url}/partner` }),
             (t) => {
               const res = t.lastToolResults[0];
               if (!res?.text.includes("was refused")) throw new Error(String(res?.text));
               return call("done", { success: false, message: "blocked" });
             },
           ],
-          errors,
+          fx.errors,
         ),
       );
-      const r = await run(task(`${site.url}/`, "x"), { model: openai(), session: guarded });
-      expect(errors).toEqual([]);
+      const r = await run(task(`${fx.site.url}/`, "x"), { model: fx.openai(), session: guarded });
+      expect(fx.errors).toEqual([]);
       expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED", message: "blocked" } });
     } finally {
       await guarded.close();
