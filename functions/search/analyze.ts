@@ -1,12 +1,14 @@
 /**
  * Text analysis for the local index: the same function turns documents into postings and queries
  * into terms, so both sides always agree. Lower-case, Unicode letters and digits (hyphenated words
- * split into their parts, possessive 's dropped), stop-words per language (Lucene's 33 English
- * words for en, stopwords-iso for the others), then stemming (Porter for en, Snowball for the
- * languages it knows, none for the rest).
+ * split into their parts, possessive 's dropped; Chinese, Japanese and Korean runs, written without
+ * spaces between words, become overlapping character bigrams as in Lucene's CJKAnalyzer),
+ * stop-words per language (Lucene's 33 English words for en, stopwords-iso for the others), then
+ * stemming (Porter for en, Snowball for the languages it knows, none for the rest).
  */
 import { createRequire } from "node:module";
 import { stemmer as porter } from "stemmer";
+import { detectLanguage as guessLanguage, normalizeLanguage } from "../extract/language.ts";
 
 const require = createRequire(import.meta.url);
 const snowball = require("snowball-stemmers") as {
@@ -69,10 +71,38 @@ function analyzerFor(language: string): Analyzer {
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const POSSESSIVE = /(\p{L})['’]s\b/gu;
 
-/** Lower-cased raw tokens with their ordinal positions (before stop-words and stemming). */
+// Han, kana (with the prolonged sound mark) and Hangul: scripts whose words are not space-separated.
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]/u;
+const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+)/u;
+
+/** A CJK run as overlapping bigrams ("東京都" → "東京", "京都"); a single character stays whole. */
+function bigrams(run: string): string[] {
+  const chars = [...run];
+  if (chars.length < 2) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`);
+  return out;
+}
+
+/** Lower-cased raw tokens in order (before stop-words and stemming). */
 export function tokenize(text: string): string[] {
   const normalised = text.normalize("NFC").toLowerCase().replace(POSSESSIVE, "$1");
-  return normalised.match(TOKEN) ?? [];
+  const tokens = normalised.match(TOKEN) ?? [];
+  if (!CJK.test(normalised)) return tokens;
+  const out: string[] = [];
+  for (const token of tokens) {
+    if (!CJK.test(token)) {
+      out.push(token);
+      continue;
+    }
+    // split() with a capture group keeps the CJK runs between the other parts ("iphone发布会").
+    for (const part of token.split(CJK_RUNS)) {
+      if (part === "") continue;
+      if (CJK.test(part)) out.push(...bigrams(part));
+      else out.push(part);
+    }
+  }
+  return out;
 }
 
 export interface AnalyzedTerm {
@@ -107,9 +137,10 @@ export function analyze(text: string, language = "en"): string[] {
 }
 
 /**
- * The language to analyse a document with: its declared language when given, else "en" (no
- * detector yet; documents of other languages are still found by their unstemmed words).
+ * The language to analyse a document with: its declared language when it is a plausible code, else
+ * the one the extractor's detector recognises in the text (writing system, then common function
+ * words), else "en".
  */
-export function detectLanguage(_text: string, declared?: string): string {
-  return primaryLanguage(declared);
+export function detectLanguage(text: string, declared?: string): string {
+  return normalizeLanguage(declared) ?? guessLanguage(text) ?? "en";
 }

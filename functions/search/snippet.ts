@@ -18,8 +18,10 @@ interface Hit {
 function termHits(text: string, terms: Set<string>, language: string): Hit[] {
   const hits: Hit[] = [];
   for (const m of text.slice(0, SCAN_LIMIT).matchAll(TOKEN)) {
-    const t = analyze(m[0], language)[0];
-    if (t !== undefined && terms.has(t)) hits.push({ start: m.index, end: m.index + m[0].length, term: t });
+    // One token may analyse to several terms (CJK bigrams): each matching term is a hit on it.
+    for (const t of new Set(analyze(m[0], language))) {
+      if (terms.has(t)) hits.push({ start: m.index, end: m.index + m[0].length, term: t });
+    }
   }
   return hits;
 }

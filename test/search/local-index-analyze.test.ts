@@ -38,9 +38,21 @@ describe("analyzer", () => {
     ]);
   });
 
-  it("detectLanguage falls back to the declared language, else en", () => {
+  it("detectLanguage: the declared language, else the detected one, else en", () => {
+    const french = "Le chat est sur la table et il dort dans la maison pendant que les enfants sont à l'école avec leurs amis.";
     expect(detectLanguage("bonjour", "fr-FR")).toBe("fr");
-    expect(detectLanguage("hello")).toBe("en");
+    expect(detectLanguage(french, "en")).toBe("en"); // a declaration wins
+    expect(detectLanguage(french)).toBe("fr");
+    expect(detectLanguage(french, "123")).toBe("fr"); // not a language code
+    expect(detectLanguage("hello")).toBe("en"); // too little text to tell
+  });
+
+  it("Chinese, Japanese and Korean runs become overlapping bigrams; other tokens stay whole", () => {
+    expect(tokenize("東京都に住む")).toEqual(["東京", "京都", "都に", "に住", "住む"]);
+    expect(tokenize("iPhone发布会 2026")).toEqual(["iphone", "发布", "布会", "2026"]);
+    expect(tokenize("한국어 검색")).toEqual(["한국", "국어", "검색"]);
+    expect(tokenize("猫")).toEqual(["猫"]);
+    expect(analyze("北京大学", "zh")).toEqual(["北京", "京大", "大学"]);
   });
 });
 

@@ -76,7 +76,7 @@ export function prepareDocument(doc: IndexDocument, ranking: RankingOptions): Pr
   if (!title && !body) return { reason: "no title and no text" };
   const type = doc.type ?? "web";
   if (!(DOMAIN_TYPES as readonly string[]).includes(type)) return { reason: `unknown type ${type}` };
-  const language = detectLanguage(body, doc.language);
+  const language = detectLanguage(`${title}\n${body}`, doc.language);
   const postings = new Map<string, { tf: number }>();
   // Title and body in one field (the baseline's "flat title + text"); title terms may weigh more.
   const add = (text: string, weight: number) => {
