@@ -53,8 +53,14 @@ export const searchDocuments = pgTable(
   },
   (t) => [
     check("search_documents_type_check", sql`${t.type} in ('web', 'news', 'research_paper')`),
+    // The filter indexes end in id so that a filtered query collects the ids it may rank with an
+    // index-only scan (ranking.ts), not a pass over the documents' text.
     index("search_documents_host_idx").on(t.host),
-    index("search_documents_type_idx").on(t.type, t.language),
+    // Subdomains of a filtered domain: the reversed host starts with the reversed ".domain".
+    index("search_documents_rhost_idx").on(sql`reverse(${t.host}) text_pattern_ops`),
+    index("search_documents_type_idx").on(t.type, t.language, t.id),
+    index("search_documents_published_idx").on(t.publishedAt, t.type, t.id),
+    index("search_documents_year_idx").on(t.year, t.type, t.id),
   ],
 );
 

@@ -207,4 +207,81 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
     const capped = await bm25Page(database.db, query("pagetest"), clock, { ...DEFAULT_BM25, maxPostingsPerTerm: 3 });
     expect(capped.map((r) => r.url)).toEqual(all.slice(0, 3));
   });
+
+  it("documents without a declared language are analysed in the one detected; CJK text is searchable", async () => {
+    await index.writer.upsert([
+      {
+        url: "https://fr.example/chats",
+        title: "Les chats",
+        text: "Les chats dorment beaucoup et ils aiment la chaleur du soleil pendant que les enfants jouent dans le jardin avec leurs amis.",
+      },
+      { url: "https://zh.example/tokyo", title: "东京", text: "东京都是日本的首都，也是世界上人口最多的城市之一。" },
+    ]);
+    const [lang] = await rows<{ language: string }>(
+      database.db,
+      sql`select language from search_documents where url = 'https://fr.example/chats'`,
+    );
+    expect(lang?.language).toBe("fr");
+    // French stemming on both sides: "chat" finds "chats", "dormir" does not but "dorment" does.
+    const hit = async (text: string, language: string) =>
+      (await index.provider.search(query(text, { language }), signal)).hits.map((h) => h.url);
+    expect(await hit("chat", "fr")).toContain("https://fr.example/chats");
+    expect(await hit("日本首都", "zh")).toEqual(["https://zh.example/tokyo"]);
+    expect(await hit("人口", "zh")).toEqual(["https://zh.example/tokyo"]);
+    expect(await hit("大阪", "zh")).toEqual([]);
+  });
+
+  it("domain filters match a host or its subdomains, with LIKE's wildcards taken literally", async () => {
+    await index.writer.upsert([
+      { url: "https://a_b.example/1", title: "wildcard host", text: "underscored" },
+      { url: "https://axb.example/2", title: "wildcard host", text: "underscored" },
+      { url: "https://deep.sub.a_b.example/3", title: "wildcard host", text: "underscored" },
+      { url: "https://nota_b.example/4", title: "wildcard host", text: "underscored" },
+    ]);
+    const urls = async (o: Partial<SearchQuery>) =>
+      (await index.provider.search(query("underscored", o), signal)).hits.map((h) => h.url).sort();
+    expect(await urls({ includeDomains: ["a_b.example"] })).toEqual(["https://a_b.example/1", "https://deep.sub.a_b.example/3"]);
+    expect(await urls({ excludeDomains: ["a_b.example"] })).toEqual(["https://axb.example/2", "https://nota_b.example/4"]);
+  });
+
+  it("a narrowing filter applies before the per-term cap, so a small slice is not starved", async () => {
+    // 20 web pages with strong postings for "crowded", then 2 news items and a page on another
+    // host with weaker ones: with a cap of 3, the unfiltered best 3 are all web pages of one host.
+    const strong = Array.from({ length: 20 }, (_, i) => ({
+      url: `https://crowd.example/${i}`,
+      title: "crowded crowded",
+      text: "crowded crowded crowded",
+    }));
+    const weak = [
+      {
+        url: "https://wire.example/n1",
+        title: "Today",
+        text: `crowded ${"filler ".repeat(40)}`,
+        type: "news" as const,
+        publishedDate: "2026-06-01",
+      },
+      {
+        url: "https://wire.example/n2",
+        title: "Later",
+        text: `crowded ${"filler ".repeat(50)}`,
+        type: "news" as const,
+        publishedDate: "2026-06-02",
+      },
+      { url: "https://quiet.example/p", title: "Quiet", text: `crowded ${"filler ".repeat(30)}` },
+    ];
+    await index.writer.upsert([...strong, ...weak]);
+    const cap = { ...DEFAULT_BM25, maxPostingsPerTerm: 3 };
+    const urls = async (o: Partial<SearchQuery>) =>
+      (await bm25Page(database.db, query("crowded", o), clock, cap)).map((r) => r.url);
+    expect(await urls({ domainType: "news" })).toEqual(["https://wire.example/n1", "https://wire.example/n2"]);
+    expect(await urls({ includeDomains: ["quiet.example"] })).toEqual(["https://quiet.example/p"]);
+    expect(await urls({ excludeDomains: ["crowd.example"] })).toEqual(["https://quiet.example/p"]);
+    expect(await urls({ domainType: "news", afterDate: "2026-06-02" })).toEqual(["https://wire.example/n2"]);
+    // Unfiltered web queries keep the fast path: the 3 best postings, all of the crowded host.
+    expect((await urls({})).every((u) => u.startsWith("https://crowd.example/"))).toBe(true);
+    // The same ranking as an uncapped query, for the filtered slice.
+    const exact = await bm25Page(database.db, query("crowded", { domainType: "news" }), clock, DEFAULT_BM25);
+    const capped = await bm25Page(database.db, query("crowded", { domainType: "news" }), clock, cap);
+    expect(capped.map((r) => [r.url, r.score])).toEqual(exact.map((r) => [r.url, r.score]));
+  });
 });

@@ -17,7 +17,9 @@ export interface Bm25Params {
   /**
    * A term's postings read per query, best impact first. Terms in fewer documents are scored
    * exactly; for a more common term (low IDF) the documents past this many contribute nothing,
-   * which bounds query time on large indexes at a small cost in recall.
+   * which bounds query time on large indexes at a small cost in recall. Under a narrowing filter
+   * (see `narrows`) the cap counts only the documents that pass the filter, so a small slice of a
+   * large index is not starved by the best postings of documents the filter drops.
    */
   maxPostingsPerTerm: number;
 }
@@ -44,8 +46,15 @@ export interface DocumentRow {
 
 const arr = (values: unknown[], type: string): SQL => sql`${sql.param(values)}::${sql.raw(type)}`;
 
-/** Matches a host exactly or as a subdomain of `domain`. */
-const hostMatches = (domain: string): SQL => sql`(d.host = ${domain} or right(d.host, ${domain.length + 1}) = ${`.${domain}`})`;
+/** `s` as a LIKE pattern matching itself only (\\, % and _ escaped). */
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, "\\$&");
+
+/**
+ * Matches a host exactly or as a subdomain of `domain` (it ends in ".domain": its reverse starts
+ * with the reversed ".domain", a prefix search on search_documents_rhost_idx).
+ */
+const hostMatches = (domain: string): SQL =>
+  sql`(d.host = ${domain} or reverse(d.host) like ${`${likeLiteral([...`.${domain}`].reverse().join(""))}%`})`;
 
 const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 
@@ -62,6 +71,41 @@ export function filterSql(q: SearchQuery, clock: Clock): SQL {
   if (q.pubYearMin !== undefined) parts.push(sql`d.year >= ${q.pubYearMin}`);
   if (q.pubYearMax !== undefined) parts.push(sql`d.year <= ${q.pubYearMax}`);
   return sql.join(parts, sql` and `);
+}
+
+/**
+ * Whether the filter can drop a large share of the index: any domain, date or year filter, or a
+ * type other than web (an index is mostly web pages). Only then are capped terms read through the
+ * filter, which costs a document lookup per posting read.
+ */
+export function narrows(q: SearchQuery): boolean {
+  return (
+    q.domainType !== "web" ||
+    q.includeDomains.some(Boolean) ||
+    q.excludeDomains.some(Boolean) ||
+    q.recencyMinutes !== undefined ||
+    q.afterDate !== undefined ||
+    q.beforeDate !== undefined ||
+    q.pubYearMin !== undefined ||
+    q.pubYearMax !== undefined
+  );
+}
+
+/**
+ * A term's postings for scoring: all of them when the term is in at most `cap` documents, else the
+ * `cap` best by impact (among the documents the filter keeps, when it narrows: the ids in `f`,
+ * read once per query and probed as a hash, so no document row is visited per posting).
+ */
+function postingsOf(q: SearchQuery, cap: number): SQL {
+  if (!narrows(q)) {
+    return sql`select doc_id, tf, doc_length from search_postings p
+      where p.term = w.term order by p.impact desc limit ${cap}`;
+  }
+  return sql`select doc_id, tf, doc_length from search_postings p where p.term = w.term and w.df <= ${cap}
+    union all
+    (select p.doc_id, p.tf, p.doc_length from search_postings p
+     where p.term = w.term and w.df > ${cap} and p.doc_id in (select id from f)
+     order by p.impact desc limit ${cap})`;
 }
 
 /** The query's terms (repeats kept: a repeated term weighs more, as in Lucene's boolean query). */
@@ -84,18 +128,17 @@ export async function bm25Page(
   if (terms.length === 0) return [];
   const { k1, b } = params;
   const result = await db.execute(sql`
-    with st as (
+    with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
+    st as (
       select greatest(doc_count, 1)::float8 as n, greatest(total_length::float8 / greatest(doc_count, 1), 1) as avgdl
       from search_stats where id = 1),
     q as (select term, count(*)::float8 as qtf from unnest(${arr(terms, "text[]")}) as u(term) group by term),
     w as (
-      select q.term, q.qtf * ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) as wt
+      select q.term, t.df, q.qtf * ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) as wt
       from q join search_terms t on t.term = q.term cross join st),
     s as (
       select p.doc_id, sum(w.wt * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
-      from w cross join st cross join lateral (
-        select doc_id, tf, doc_length from search_postings p
-        where p.term = w.term order by p.impact desc limit ${params.maxPostingsPerTerm}) p
+      from w cross join st cross join lateral (${postingsOf(q, params.maxPostingsPerTerm)}) p
       group by p.doc_id),
     r as (
       select s.doc_id, s.score, count(*) over () as total
