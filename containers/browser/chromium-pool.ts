@@ -1,5 +1,6 @@
 import type { Browser } from "puppeteer-core";
 import { type Renderer, type RenderRequest, type RenderResult, renderFailure } from "../../functions/fetch/renderer.ts";
+import { createBrowserHolder } from "./browser-holder.ts";
 import { type ChromiumProcess, isExecutable, launchChromium } from "./chromium-process.ts";
 import { createLimiter, raceAbort } from "./limiter.ts";
 import { DEFAULT_SETTLE_MAX_MS, type PreparedPage, preparePage, renderInContext } from "./render-page.ts";
@@ -67,47 +68,18 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
   const idleCloseMs = opts.idleCloseMs ?? 60_000;
   const watchdogTimeoutMs = opts.watchdogTimeoutMs ?? 5_000;
   const settleMaxMs = opts.settleMaxMs ?? DEFAULT_SETTLE_MAX_MS;
-  let current: Live | null = null;
-  let launching: Promise<Live> | null = null;
-  let launches = 0;
-  let closed = false;
   let closing: Promise<void> | null = null;
-  let idleTimer: NodeJS.Timeout | null = null;
   let probing = false;
-
-  /** Ends one browser (at most once) and forgets it if it is the current one. */
-  const retiring = new Set<Promise<void>>();
-  const retire = (live: Live, force = false): Promise<void> => {
-    if (current === live) current = null;
-    const ending = live.proc.terminate({ force });
-    retiring.add(ending);
-    void ending.finally(() => retiring.delete(ending));
-    return ending;
-  };
-
-  const ensureBrowser = (): Promise<Live> => {
-    if (current?.proc.browser.connected) return Promise.resolve(current);
-    if (current) void retire(current);
-    launching ??= (async () => {
-      const proc = await launchChromium(opts.executablePath, LAUNCH_TIMEOUT_MS);
-      if (closed) {
-        await proc.terminate();
-        throw new Error("the renderer was closed while Chromium started");
-      }
-      launches++;
-      const live: Live = { proc, spare: null };
-      proc.browser.once("disconnected", () => void retire(live, true));
-      if (!proc.browser.connected) void retire(live, true);
-      current = live;
-      return live;
-    })().finally(() => {
-      launching = null;
-    });
-    return launching;
-  };
+  const holder = createBrowserHolder<Live>({
+    start: async () => ({ proc: await launchChromium(opts.executablePath, LAUNCH_TIMEOUT_MS), spare: null }),
+    closedError: () => new Error("the renderer was closed while Chromium started"),
+    idleCloseMs,
+    isIdle: () => limiter.active === 0 && limiter.queued === 0,
+  });
+  const { retire, scheduleIdle, cancelIdle } = holder;
 
   const watchdog = setInterval(() => {
-    const live = current;
+    const live = holder.current();
     if (!live || probing) return;
     probing = true;
     const timer = setTimeout(() => void retire(live, true), watchdogTimeoutMs);
@@ -133,7 +105,7 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
   };
   /** Made after a render, while its slot is still held: the next render skips a renderer start. */
   const topUpSpare = async (live: Live): Promise<void> => {
-    if (closed || current !== live || live.spare || !live.proc.browser.connected) return;
+    if (holder.isClosed() || holder.current() !== live || live.spare || !live.proc.browser.connected) return;
     const spare = preparePage(live.proc.browser, live.proc.userAgent);
     live.spare = spare;
     await spare.catch(() => {});
@@ -141,19 +113,9 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
 
   const idleWaiters: (() => void)[] = [];
   const notifyIdle = () => {
-    if (closed || (limiter.active === 0 && limiter.queued === 0)) for (const resolve of idleWaiters.splice(0)) resolve();
-  };
-
-  const cancelIdle = () => {
-    if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = null;
-  };
-  const scheduleIdle = () => {
-    cancelIdle();
-    if (closed || limiter.active > 0 || limiter.queued > 0 || !current) return;
-    const live = current;
-    idleTimer = setTimeout(() => void retire(live), idleCloseMs);
-    idleTimer.unref();
+    if (holder.isClosed() || (limiter.active === 0 && limiter.queued === 0)) {
+      for (const resolve of idleWaiters.splice(0)) resolve();
+    }
   };
 
   async function renderWithSlot(
@@ -164,7 +126,7 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
   ): Promise<RenderResult> {
     let live: Live;
     try {
-      live = await ensureBrowser();
+      live = await holder.ensure();
       onBrowser(live);
     } catch (err) {
       const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -184,7 +146,7 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
 
   async function render(req: RenderRequest): Promise<RenderResult> {
     if (!available) return renderFailure("render_unavailable", `no Chromium executable at ${opts.executablePath}`);
-    if (closed) return renderFailure("render_unavailable", "the renderer is closed");
+    if (holder.isClosed()) return renderFailure("render_unavailable", "the renderer is closed");
     if (!isHttpUrl(req.url)) return renderFailure("invalid_url", "only http and https URLs can be rendered");
     const timeoutMs = Number.isFinite(req.timeoutMs) ? Math.max(1, Math.floor(req.timeoutMs)) : 1;
     const deadlineAt = Date.now() + timeoutMs;
@@ -208,7 +170,7 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
     try {
       release = await limiter.acquire(signal);
     } catch {
-      return closed ? renderFailure("render_unavailable", "the renderer was closed") : onAbort();
+      return holder.isClosed() ? renderFailure("render_unavailable", "the renderer was closed") : onAbort();
     }
     cancelIdle();
     // The slot is held until the render has really finished (its context closed) and the next
@@ -232,28 +194,24 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
     description: available ? `chromium at ${opts.executablePath}` : `none: no Chromium executable at ${opts.executablePath}`,
     render,
     inspect: () => ({
-      browser: current?.proc.browser ?? null,
-      userDataDir: current?.proc.userDataDir ?? null,
-      pid: current?.proc.pid ?? null,
-      launches,
+      browser: holder.current()?.proc.browser ?? null,
+      userDataDir: holder.current()?.proc.userDataDir ?? null,
+      pid: holder.current()?.proc.pid ?? null,
+      launches: holder.launches(),
       active: limiter.active,
       queued: limiter.queued,
     }),
     whenIdle: () =>
-      closed || (limiter.active === 0 && limiter.queued === 0)
+      holder.isClosed() || (limiter.active === 0 && limiter.queued === 0)
         ? Promise.resolve()
         : new Promise<void>((resolve) => idleWaiters.push(resolve)),
     close() {
       closing ??= (async () => {
-        closed = true;
+        const ended = holder.close(); // marks the holder closed before anything below runs
         clearInterval(watchdog);
-        cancelIdle();
         limiter.rejectAll(new Error("the renderer was closed"));
         notifyIdle();
-        await launching?.catch(() => {});
-        if (current) void retire(current);
-        // Browsers retired earlier (crash, watchdog, idle) may still be exiting: wait for them too.
-        await Promise.allSettled([...retiring]);
+        await ended;
       })();
       return closing;
     },

@@ -12,7 +12,7 @@ import puppeteer, { type Browser } from "puppeteer-core";
  */
 
 /** Flags that work in this environment; the headless and profile flags are added by puppeteer. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",

@@ -2,6 +2,7 @@ import type { BrowserContext, Page, Target } from "puppeteer-core";
 import type { AllowedHost } from "../../functions/config/config.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import type { Resolver } from "../../functions/net/address-policy.ts";
+import { createBrowserHolder } from "./browser-holder.ts";
 import { type ChromiumProcess, isExecutable, launchChromium } from "./chromium-process.ts";
 import { createLimiter } from "./limiter.ts";
 import { type BrowserGuard, bounded, createUrlJudge, frameIdOf, guardBrowser, guardNavigation } from "./request-guard.ts";
@@ -126,21 +127,7 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
   const idleCloseMs = opts.idleCloseMs ?? 60_000;
   const judge = createUrlJudge({ allowPrivateHosts: opts.allowPrivateHosts, resolver: opts.resolver });
   const log = opts.logger;
-  let current: Live | null = null;
-  let launching: Promise<Live> | null = null;
-  let launches = 0;
-  let closed = false;
   let closingPool: Promise<void> | null = null;
-  let idleTimer: NodeJS.Timeout | null = null;
-  const retiring = new Set<Promise<void>>();
-
-  const retire = (live: Live, force = false): Promise<void> => {
-    if (current === live) current = null;
-    const ending = live.proc.terminate({ force });
-    retiring.add(ending);
-    void ending.finally(() => retiring.delete(ending));
-    return ending;
-  };
 
   /** Attributes a refused request to the session whose frame sent it (a popup's first request included). */
   const attribute = async (live: Live, frameId: string, url: string, reason: string) => {
@@ -152,7 +139,8 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
     owner?.record(url, reason);
   };
 
-  const launch = async (): Promise<Live> => {
+  /** Chromium with the address policy on all its traffic (the holder adds the lifecycle). */
+  const start = async (): Promise<Live> => {
     let proc: ChromiumProcess;
     try {
       proc = await launchChromium(opts.executablePath, LAUNCH_TIMEOUT_MS);
@@ -172,46 +160,22 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
       await proc.terminate({ force: true });
       throw new BrowserUnavailableError(`Chromium could not be set up: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (closed) {
-      await proc.terminate({ force: true });
-      throw new BrowserUnavailableError("the browser pool was closed while Chromium started");
-    }
-    launches++;
-    const started: Live = { proc, guard, sessions: new Set<Session>() };
-    live = started;
-    proc.browser.once("disconnected", () => {
-      const { sessions } = started;
+    live = { proc, guard, sessions: new Set<Session>() };
+    return live;
+  };
+
+  const holder = createBrowserHolder<Live>({
+    start,
+    closedError: () => new BrowserUnavailableError("the browser pool was closed while Chromium started"),
+    idleCloseMs,
+    isIdle: () => limiter.active === 0 && limiter.queued === 0,
+    mayCloseIdle: (live) => live.sessions.size === 0,
+    onDisconnected: ({ proc, sessions }) => {
       if (sessions.size > 0) log?.warn("the run browser disconnected", { sessions: sessions.size, pid: proc.pid });
       for (const s of sessions) s.markCrashed();
-      void retire(started, true);
-    });
-    current = started;
-    if (!proc.browser.connected) void retire(started, true);
-    return started;
-  };
-
-  const ensureBrowser = (): Promise<Live> => {
-    if (current?.proc.browser.connected) return Promise.resolve(current);
-    if (current) void retire(current, true);
-    launching ??= launch().finally(() => {
-      launching = null;
-    });
-    return launching;
-  };
-
-  const cancelIdle = () => {
-    if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = null;
-  };
-  const scheduleIdle = () => {
-    cancelIdle();
-    if (closed || limiter.active > 0 || limiter.queued > 0 || !current) return;
-    const live = current;
-    idleTimer = setTimeout(() => {
-      if (live.sessions.size === 0) void retire(live);
-    }, idleCloseMs);
-    idleTimer.unref();
-  };
+    },
+  });
+  const { scheduleIdle, cancelIdle } = holder;
 
   async function newSession(live: Live, release: () => void, o: RunSessionOptions): Promise<Session> {
     const context = await live.proc.browser.createBrowserContext({ downloadBehavior: { policy: "deny" } });
@@ -239,7 +203,7 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
 
   return {
     async open(o = {}) {
-      if (closed) throw new BrowserUnavailableError("the browser pool is closed");
+      if (holder.isClosed()) throw new BrowserUnavailableError("the browser pool is closed");
       if (!isExecutable(opts.executablePath)) {
         throw new BrowserUnavailableError(
           `no Chromium executable at ${opts.executablePath} (install chromium or set CHROME_PATH)`,
@@ -249,10 +213,10 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
       cancelIdle();
       let session: Session | null = null;
       try {
-        const live = await ensureBrowser();
+        const live = await holder.ensure();
         o.signal?.throwIfAborted();
         session = await newSession(live, release, o);
-        if (closed) throw new BrowserUnavailableError("the browser pool is closed");
+        if (holder.isClosed()) throw new BrowserUnavailableError("the browser pool is closed");
         return session;
       } catch (err) {
         if (session) await session.close();
@@ -263,19 +227,19 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
         throw err;
       }
     },
-    inspect: () => ({ launches, active: limiter.active, queued: limiter.queued, pid: current?.proc.pid ?? null }),
+    inspect: () => ({
+      launches: holder.launches(),
+      active: limiter.active,
+      queued: limiter.queued,
+      pid: holder.current()?.proc.pid ?? null,
+    }),
     close() {
       closingPool ??= (async () => {
-        closed = true;
-        cancelIdle();
-        limiter.rejectAll(new BrowserUnavailableError("the browser pool was closed"));
-        await launching?.catch(() => {});
-        const live = current;
-        if (live) {
+        const ended = holder.close(async (live) => {
           await Promise.all([...live.sessions].map((s) => s.close()));
-          void retire(live);
-        }
-        await Promise.allSettled([...retiring]);
+        });
+        limiter.rejectAll(new BrowserUnavailableError("the browser pool was closed"));
+        await ended;
       })();
       return closingPool;
     },

@@ -25,11 +25,14 @@ type Json = Record<string, unknown>;
 const ARTICLE_TYPES =
   /Article|Posting|Report|BlogPosting|WebPage|Product|Recipe|QAPage|Question|DiscussionForum|Review|Event|Course/i;
 
-/** Flattens JSON-LD blocks (arrays and @graph) to objects; article-like ones first. */
-function readJsonLd(document: Document): Json[] {
+/**
+ * The page's JSON-LD objects that have an @type, in document order, flattened from arrays, @graph
+ * and mainEntity (to a bounded depth). Malformed blocks are skipped.
+ */
+export function jsonLdObjects(document: Document): Json[] {
   const out: Json[] = [];
   const visit = (v: unknown, depth: number) => {
-    if (depth > 4 || !v || typeof v !== "object") return;
+    if (depth > 5 || !v || typeof v !== "object") return;
     if (Array.isArray(v)) for (const x of v) visit(x, depth + 1);
     else {
       const o = v as Json;
@@ -45,6 +48,12 @@ function readJsonLd(document: Document): Json[] {
       // Malformed JSON-LD is common and simply ignored.
     }
   }
+  return out;
+}
+
+/** The JSON-LD objects, article-like ones first. */
+function readJsonLd(document: Document): Json[] {
+  const out = jsonLdObjects(document);
   const typeOf = (o: Json) => String(o["@type"]);
   return out.sort((a, b) => Number(ARTICLE_TYPES.test(typeOf(b))) - Number(ARTICLE_TYPES.test(typeOf(a))));
 }

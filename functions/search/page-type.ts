@@ -5,6 +5,7 @@
  * anything else is web. Reads the parsed document, so it runs where the extractor parsed the page
  * (the extraction worker), before main-content extraction strips the furniture.
  */
+import { jsonLdObjects } from "../extract/metadata.ts";
 import { parseDocument } from "../extract/parse.ts";
 import type { DomainType } from "./types.ts";
 
@@ -47,30 +48,6 @@ function readMetaAll(document: Document): Map<string, string[]> {
     }
   }
   return meta;
-}
-
-/** JSON-LD objects with an @type, flattened from arrays, @graph and mainEntity (bounded depth). */
-function readJsonLd(document: Document): Json[] {
-  const out: Json[] = [];
-  const visit = (v: unknown, depth: number) => {
-    if (depth > 5 || !v || typeof v !== "object") return;
-    if (Array.isArray(v)) {
-      for (const x of v) visit(x, depth + 1);
-      return;
-    }
-    const o = v as Json;
-    if (o["@type"]) out.push(o);
-    if (o["@graph"]) visit(o["@graph"], depth + 1);
-    if (o.mainEntity && typeof o.mainEntity === "object") visit(o.mainEntity, depth + 1);
-  };
-  for (const s of document.querySelectorAll('script[type="application/ld+json"]')) {
-    try {
-      visit(JSON.parse((s.textContent ?? "").replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, "")), 0);
-    } catch {
-      // Malformed JSON-LD is common and simply ignored.
-    }
-  }
-  return out;
 }
 
 const types = (o: Json): string[] => {
@@ -171,7 +148,7 @@ function scholarly(meta: Map<string, string[]>, ld: Json[], url: string, siteNam
 export function classifyPage(page: Document | string, url: string): PageTyping {
   const document = typeof page === "string" ? parseDocument(page) : page;
   const meta = readMetaAll(document);
-  const ld = readJsonLd(document);
+  const ld = jsonLdObjects(document);
   const first = (k: string) => meta.get(k)?.[0];
   const siteName = first("og:site_name") ?? first("application-name");
 

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer, { type Browser, type HTTPRequest, type Page, type Target } from "puppeteer-core";
+import { CHROMIUM_ARGS, isExecutable } from "../../containers/browser/chromium-process.ts";
 import type { RunSession } from "../../containers/browser/run-session.ts";
 
 /**
@@ -11,6 +12,14 @@ import type { RunSession } from "../../containers/browser/run-session.ts";
  */
 
 export const CHROME = process.env.CHROME_PATH || "/usr/bin/chromium";
+
+/** Whether CHROME can run; when it cannot, says on stderr that `suite` is skipped and why. */
+export function chromeAvailable(suite: string): boolean {
+  if (isExecutable(CHROME)) return true;
+  // biome-ignore lint/suspicious/noConsole: say why a whole suite is skipped
+  console.warn(`${suite} skipped: no Chromium executable at ${CHROME} (set CHROME_PATH or install chromium)`);
+  return false;
+}
 
 export interface TestBrowser {
   browser: Browser;
@@ -25,17 +34,8 @@ export async function launchTestBrowser(): Promise<TestBrowser> {
     headless: true,
     userDataDir: profile,
     defaultViewport: { width: 1280, height: 900 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
+    // The production flags (chromium-process.ts), so agent tests see the browser runs get.
+    args: CHROMIUM_ARGS,
   });
   return {
     browser,

@@ -1,24 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { accessSync, constants, existsSync, readlinkSync } from "node:fs";
+import { existsSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChromiumRenderer, createChromiumRenderer } from "../../containers/browser/chromium-pool.ts";
 import type { RenderRequest, RenderResult } from "../../functions/fetch/renderer.ts";
+import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
 import { closedPort, html, type Origin, startOrigin } from "./origin.ts";
 
-const CHROME = process.env.CHROME_PATH || "/usr/bin/chromium";
-const hasChrome = (() => {
-  try {
-    accessSync(CHROME, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasChrome) {
-  // biome-ignore lint/suspicious/noConsole: say why a whole suite is skipped
-  console.warn(`render tests skipped: no Chromium executable at ${CHROME} (set CHROME_PATH or install chromium)`);
-}
+const hasChrome = chromeAvailable("render tests");
 
 /** Processes whose command line mentions `needle` (pgrep exits 1 when there are none). */
 function processesMatching(needle: string): string[] {

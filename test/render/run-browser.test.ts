@@ -1,22 +1,10 @@
-import { accessSync, constants } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRunBrowserPool } from "../../containers/browser/run-browser.ts";
 import { BrowserUnavailableError, type RunBrowserPool, type RunSession } from "../../containers/browser/run-session.ts";
 import { html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
 
-const CHROME = process.env.CHROME_PATH || "/usr/bin/chromium";
-const hasChrome = (() => {
-  try {
-    accessSync(CHROME, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasChrome) {
-  // biome-ignore lint/suspicious/noConsole: say why a whole suite is skipped
-  console.warn(`run-browser tests skipped: no Chromium executable at ${CHROME} (set CHROME_PATH or install chromium)`);
-}
+const hasChrome = chromeAvailable("run-browser tests");
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
