@@ -20,6 +20,7 @@ import { ensureFirstAccount } from "../../functions/services/bootstrap.service.t
 import { fileBlobStore } from "../../functions/storage/blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
+import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
 import { openRuntime } from "./runtime.ts";
 
@@ -42,6 +43,7 @@ function baseUrl(host: string, port: number): string {
  */
 export async function startServer(config: Config, opts: ServeOptions): Promise<void> {
   const logger = createLogger(config.logLevel);
+  installProcessGuard(logger);
   const runtime = await openRuntime(config, "serve");
   const firstStart = await ensureFirstAccount(runtime.services).catch(async (err) => {
     await runtime.close();

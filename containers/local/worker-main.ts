@@ -4,6 +4,7 @@ import { createExtractorPool } from "../../functions/extract/pool.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { fileBlobStore } from "../../functions/storage/blob-store.ts";
+import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
 import { openRuntime } from "./runtime.ts";
 
@@ -15,6 +16,7 @@ import { openRuntime } from "./runtime.ts";
  */
 export async function startWorker(config: Config, opts: { print: (line: string) => void }): Promise<void> {
   const logger = createLogger(config.logLevel);
+  installProcessGuard(logger);
   const runtime = await openRuntime(config, "worker");
   const db = runtime.database.db;
   const notifier = createRunNotifier();

@@ -1,5 +1,5 @@
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { isIP } from "node:net";
 import type { AllowedHost } from "../../functions/config/config.ts";
 import {
   AddressPolicyError,
@@ -9,7 +9,7 @@ import {
   type Resolver,
   resolvePublic,
 } from "../../functions/net/address-policy.ts";
-import { untilAborted } from "../../functions/net/safe-http.ts";
+import { pinnedLookup, untilAborted } from "../../functions/net/safe-http.ts";
 
 /**
  * One webhook POST under the address policy. Unlike safeFetch (a GET that follows redirects), it
@@ -60,10 +60,6 @@ function post(
   signal: AbortSignal,
 ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   const host = bareHost(url.hostname);
-  const lookup: LookupFunction = (_name, options, callback) => {
-    if (options.all) callback(null, [target]);
-    else callback(null, target.address, target.family);
-  };
   const body = Buffer.from(opts.body, "utf8");
   const request: https.RequestOptions = {
     host,
@@ -71,7 +67,7 @@ function post(
     path: `${url.pathname}${url.search}`,
     method: "POST",
     headers: { ...opts.headers, "content-length": String(body.length) },
-    lookup,
+    lookup: pinnedLookup(target),
     agent: false,
     signal,
   };

@@ -99,6 +99,22 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
+/**
+ * A socket `lookup` that answers with the address the policy already checked, so the connection
+ * can only go there. It answers on a later turn of the event loop, as a real resolver does: called
+ * back synchronously, a connect() that fails at once (ENETUNREACH, EHOSTUNREACH: an address with
+ * no route) emits the socket's 'error' before http/tls has attached its listener, and an
+ * unhandled 'error' ends the process (the audit's one-request crash, issue 15).
+ */
+export function pinnedLookup(target: { address: string; family: 4 | 6 }): LookupFunction {
+  return (_name, options, callback) => {
+    setImmediate(() => {
+      if (options.all) callback(null, [target]);
+      else callback(null, target.address, target.family);
+    });
+  };
+}
+
 /** One GET to `url`, on a fresh connection to `target` (never a pooled or re-resolved one). */
 function request(
   url: URL,
@@ -107,17 +123,13 @@ function request(
   signal: AbortSignal,
 ): Promise<http.IncomingMessage> {
   const host = bareHost(url.hostname);
-  const lookup: LookupFunction = (_name, options, callback) => {
-    if (options.all) callback(null, [target]);
-    else callback(null, target.address, target.family);
-  };
   const options: https.RequestOptions = {
     host,
     port: effectivePort(url),
     path: `${url.pathname}${url.search}`,
     method: "GET",
     headers,
-    lookup,
+    lookup: pinnedLookup(target),
     agent: false,
     signal,
   };
