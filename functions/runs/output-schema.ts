@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from "node:net";
+import { RE2JS } from "re2js";
 
 /**
  * The structured-output schema of a run (spec 4.1 `output_schema`): a documented SUBSET of JSON
@@ -10,14 +11,34 @@ import { isIPv4, isIPv6 } from "node:net";
  * - items (a single subschema; tuple form not supported), minItems, maxItems
  * - enum (non-empty array), const
  * - minimum, maximum, exclusiveMinimum, exclusiveMaximum (numbers)
- * - minLength, maxLength, pattern (a JS RegExp, ≤ 1000 chars), format (see OUTPUT_FORMATS)
+ * - minLength, maxLength, pattern (RE2 syntax, ≤ 1000 chars; see below), format (see OUTPUT_FORMATS)
  * - anyOf (non-empty array of subschemas), description, title (strings)
  * Limits: the root must be `type: "object"`; nesting depth ≤ 8 levels (the root is level 1);
  * ≤ 500 subschema nodes in total.
+ *
+ * `pattern` is matched with re2js (RE2 semantics, linear in the input), never with a JS RegExp: a
+ * backtracking engine let `(\d+)+!$` hold the event loop for 82 s on a 33-character result, the
+ * run's lease lapsed and a second worker drove and charged it again. RE2 has no backreferences
+ * (`\1`) and no lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`), and writes code points as `\x{41}` rather
+ * than `\u0041`; such patterns are refused at submission. Like JSON Schema, a pattern matches
+ * anywhere in the string unless anchored with ^ and $.
+ *
+ * Checking a result is bounded too: a result over OUTPUT_RESULT_MAX_BYTES of JSON, or a string
+ * over OUTPUT_PATTERN_MAX_INPUT characters tested against a pattern, fails the check instead of
+ * being scanned, and the whole check stops after OUTPUT_VALIDATION_BUDGET_MS.
  */
 export const OUTPUT_SCHEMA_MAX_DEPTH = 8;
 export const OUTPUT_SCHEMA_MAX_NODES = 500;
 export const OUTPUT_PATTERN_MAX_LENGTH = 1000;
+/**
+ * RE2's own "program size" (its measure of a pattern's cost): a 1000-instruction pattern scans a
+ * 16k-character string in about 0.3 s at worst (re2js on one core), which with the two bounds
+ * below keeps a whole check within a few seconds, far inside the run's lease.
+ */
+export const OUTPUT_PATTERN_MAX_PROGRAM = 1000;
+export const OUTPUT_PATTERN_MAX_INPUT = 16_384;
+export const OUTPUT_RESULT_MAX_BYTES = 262_144;
+export const OUTPUT_VALIDATION_BUDGET_MS = 2000;
 export const OUTPUT_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"] as const;
 export const OUTPUT_FORMATS = ["date", "date-time", "time", "email", "uri", "uuid", "ipv4", "ipv6", "hostname"] as const;
 // biome-ignore format: one keyword list
@@ -118,7 +139,12 @@ export function checkOutputSchema(schema: unknown): { ok: true } | { ok: false; 
       } else if (key === "pattern") {
         if (typeof value !== "string") add(at, "must be a string");
         else if (value.length > OUTPUT_PATTERN_MAX_LENGTH) add(at, `must be at most ${OUTPUT_PATTERN_MAX_LENGTH} characters`);
-        else if (compile(value) === undefined) add(at, "is not a valid regular expression");
+        else {
+          const compiled = compile(value);
+          if (typeof compiled === "string") add(at, `is not a valid RE2 regular expression (${compiled})`);
+          else if (compiled.programSize() > OUTPUT_PATTERN_MAX_PROGRAM)
+            add(at, `is too complex (RE2 program size ${compiled.programSize()} > ${OUTPUT_PATTERN_MAX_PROGRAM})`);
+        }
       } else if (key === "format") {
         if (typeof value !== "string" || !FORMATS.has(value)) add(at, `must be one of ${OUTPUT_FORMATS.join(", ")}`);
       } else if ((NUMERIC as readonly string[]).includes(key)) {
@@ -147,11 +173,12 @@ export function checkOutputSchema(schema: unknown): { ok: true } | { ok: false; 
   return issues.length === 0 ? { ok: true } : { ok: false, issues };
 }
 
-function compile(pattern: string): RegExp | undefined {
+/** The compiled pattern, or why RE2 refuses it (backreferences, lookaround, bad syntax). */
+function compile(pattern: string): RE2JS | string {
   try {
-    return new RegExp(pattern);
-  } catch {
-    return undefined;
+    return RE2JS.compile(pattern);
+  } catch (err) {
+    return (err as Error).message.replace(/^error parsing regexp: /, "");
   }
 }
 
@@ -200,8 +227,55 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
 }
 
-/** Checks a run's result against an output schema that passed checkOutputSchema. */
-export function validateAgainstOutputSchema(value: unknown, schema: OutputSchema, path: Path = []): SchemaIssue[] {
+interface CheckContext {
+  deadline: number;
+  now: () => number;
+  patterns: Map<string, RE2JS | string>;
+  expired: boolean;
+}
+
+/**
+ * Checks a run's result against an output schema that passed checkOutputSchema, within the bounds
+ * in the header (size, per-string pattern input, time budget): what exceeds them is an issue.
+ */
+export function validateAgainstOutputSchema(
+  value: unknown,
+  schema: OutputSchema,
+  opts: { budgetMs?: number; now?: () => number } = {},
+): SchemaIssue[] {
+  const bytes = Buffer.byteLength(JSON.stringify(value) ?? "");
+  if (bytes > OUTPUT_RESULT_MAX_BYTES) {
+    return [{ path: [], message: `is ${bytes} bytes of JSON; results over ${OUTPUT_RESULT_MAX_BYTES} bytes are not accepted` }];
+  }
+  const now = opts.now ?? Date.now;
+  const ctx: CheckContext = {
+    deadline: now() + (opts.budgetMs ?? OUTPUT_VALIDATION_BUDGET_MS),
+    now,
+    patterns: new Map(),
+    expired: false,
+  };
+  const issues = check(value, schema, [], ctx);
+  if (ctx.expired)
+    issues.push({ path: [], message: "could not be checked against the output schema in time; send a smaller result" });
+  return issues;
+}
+
+/** Whether `value` matches `pattern`; null when the check is skipped (budget spent). */
+function matchPattern(value: string, pattern: string, ctx: CheckContext): boolean | null {
+  if (ctx.expired || ctx.now() > ctx.deadline) {
+    ctx.expired = true;
+    return null;
+  }
+  let re = ctx.patterns.get(pattern);
+  if (re === undefined) {
+    re = compile(pattern);
+    ctx.patterns.set(pattern, re);
+  }
+  // checkOutputSchema refused patterns RE2 cannot compile; one that slips through matches nothing.
+  return typeof re !== "string" && re.test(value);
+}
+
+function check(value: unknown, schema: OutputSchema, path: Path, ctx: CheckContext): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const add = (message: string, at: Path = path) => issues.push({ path: at, message });
   const t = jsonType(value);
@@ -222,24 +296,27 @@ export function validateAgainstOutputSchema(value: unknown, schema: OutputSchema
     const length = [...value].length;
     if (schema.minLength !== undefined && length < schema.minLength) add(`must have at least ${schema.minLength} characters`);
     if (schema.maxLength !== undefined && length > schema.maxLength) add(`must have at most ${schema.maxLength} characters`);
-    if (schema.pattern !== undefined && !compile(schema.pattern)?.test(value)) add(`must match ${schema.pattern}`);
+    if (schema.pattern !== undefined) {
+      if (value.length > OUTPUT_PATTERN_MAX_INPUT)
+        add(`is longer than ${OUTPUT_PATTERN_MAX_INPUT} characters, the most a pattern is checked on`);
+      else if (matchPattern(value, schema.pattern, ctx) === false) add(`must match ${schema.pattern}`);
+    }
     if (schema.format !== undefined && !FORMAT_CHECKS[schema.format](value)) add(`must be a valid ${schema.format}`);
   }
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) add(`must have at least ${schema.minItems} items`);
     if (schema.maxItems !== undefined && value.length > schema.maxItems) add(`must have at most ${schema.maxItems} items`);
-    if (schema.items)
-      for (const [i, item] of value.entries()) issues.push(...validateAgainstOutputSchema(item, schema.items, [...path, i]));
+    if (schema.items) for (const [i, item] of value.entries()) issues.push(...check(item, schema.items, [...path, i], ctx));
   }
   if (isPlainObject(value)) {
     for (const name of schema.required ?? []) if (!Object.hasOwn(value, name)) add("is required", [...path, name]);
     for (const [name, item] of Object.entries(value)) {
       const sub = schema.properties?.[name];
-      if (sub) issues.push(...validateAgainstOutputSchema(item, sub, [...path, name]));
+      if (sub) issues.push(...check(item, sub, [...path, name], ctx));
       else if (schema.additionalProperties === false) add("is not an allowed property", [...path, name]);
     }
   }
-  if (schema.anyOf && !schema.anyOf.some((sub) => validateAgainstOutputSchema(value, sub, path).length === 0)) {
+  if (schema.anyOf && !schema.anyOf.some((sub) => check(value, sub, path, ctx).length === 0)) {
     add("does not match any schema in anyOf");
   }
   return issues;

@@ -1,4 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import {
+  OUTPUT_PATTERN_MAX_INPUT,
+  OUTPUT_PATTERN_MAX_LENGTH,
+  OUTPUT_PATTERN_MAX_PROGRAM,
+  OUTPUT_RESULT_MAX_BYTES,
+} from "./output-schema.ts";
 
 /**
  * Spec 4.1: the shared body of POST /v1/automation/run, /run-async and /run-sse (and the base of
@@ -174,7 +180,10 @@ export const RunRequestSchema = z
       .optional()
       .openapi({
         description:
-          "Structured-output schema: a documented subset of JSON Schema (see functions/runs/output-schema.ts); unsupported keywords are a 400; needs the output_schema entitlement (else 403).",
+          "Structured-output schema: a documented subset of JSON Schema (see functions/runs/output-schema.ts); unsupported keywords are a 400; needs the output_schema entitlement (else 403). " +
+          "`pattern` uses RE2 syntax (https://github.com/google/re2/wiki/Syntax), matched in linear time anywhere in the string unless anchored: " +
+          `no backreferences (\\1) and no lookaround ((?=, (?!, (?<=, (?<!); code points are written \\x{41}, not \\u0041; at most ${OUTPUT_PATTERN_MAX_LENGTH} characters and RE2 program size ${OUTPUT_PATTERN_MAX_PROGRAM}. A pattern RE2 cannot compile is a 400 naming its path. ` +
+          `A result over ${OUTPUT_RESULT_MAX_BYTES} bytes of JSON, or a string over ${OUTPUT_PATTERN_MAX_INPUT} characters tested against a pattern, does not match the schema.`,
         example: { type: "object", properties: { price: { type: "number" } }, required: ["price"] },
       }),
   })

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   checkOutputSchema,
+  OUTPUT_PATTERN_MAX_INPUT,
+  OUTPUT_RESULT_MAX_BYTES,
   OUTPUT_SCHEMA_MAX_DEPTH,
   OUTPUT_SCHEMA_MAX_NODES,
   type OutputSchema,
@@ -78,6 +80,17 @@ describe("checkOutputSchema: rejected", () => {
     ["bad anyOf branch", prop({ anyOf: [{ type: "string", oneOf: [] }] }), ["properties", "a", "anyOf", 0, "oneOf"]],
     ["bad regex", prop({ type: "string", pattern: "([a-z" }), ["properties", "a", "pattern"], "regular expression"],
     ["pattern too long", prop({ pattern: "a".repeat(1001) }), ["properties", "a", "pattern"]],
+    // RE2 syntax (linear-time matching): no backreferences, no lookaround.
+    ["backreference", prop({ type: "string", pattern: "(a)\\1" }), ["properties", "a", "pattern"], "RE2"],
+    ["lookahead", prop({ type: "string", pattern: "^(?=.*\\d).+$" }), ["properties", "a", "pattern"], "RE2"],
+    ["negative lookahead", prop({ type: "string", pattern: "^(?!x)" }), ["properties", "a", "pattern"], "RE2"],
+    ["lookbehind", prop({ type: "string", pattern: "(?<=a)b" }), ["properties", "a", "pattern"], "RE2"],
+    [
+      "pattern too costly",
+      prop({ type: "string", pattern: "[a-z]{1,100}".repeat(20) }),
+      ["properties", "a", "pattern"],
+      "complex",
+    ],
     ["unknown format", prop({ type: "string", format: "phone" }), ["properties", "a", "format"]],
     ["minimum not a number", prop({ minimum: "1" }), ["properties", "a", "minimum"]],
     ["minLength negative", prop({ minLength: -1 }), ["properties", "a", "minLength"]],
@@ -179,5 +192,45 @@ describe("validateAgainstOutputSchema", () => {
     const s: OutputSchema = { type: "string", format };
     expect(validateAgainstOutputSchema(ok, s)).toEqual([]);
     expect(validateAgainstOutputSchema(bad, s)).toHaveLength(1);
+  });
+});
+
+describe("validateAgainstOutputSchema: bounded pattern checks", () => {
+  const audit: OutputSchema = { type: "object", properties: { a: { type: "string", pattern: "(\\d+)+!$" } } };
+
+  it("the audit's catastrophic pattern on a 33-character result answers at once and correctly", () => {
+    const started = performance.now();
+    const issues = validateAgainstOutputSchema({ a: "1".repeat(33) }, audit);
+    // A backtracking engine took 82 s here; RE2 is linear in the input.
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(issues).toEqual([{ path: ["a"], message: "must match (\\d+)+!$" }]);
+    expect(validateAgainstOutputSchema({ a: `${"1".repeat(32)}!` }, audit)).toEqual([]);
+    expect(validateAgainstOutputSchema({ a: `x${"1".repeat(5000)}!` }, audit)).toEqual([]);
+  });
+
+  it("matches anywhere unless anchored, like JSON Schema", () => {
+    const s: OutputSchema = { type: "string", pattern: "b+" };
+    expect(validateAgainstOutputSchema("abbc", s)).toEqual([]);
+    expect(validateAgainstOutputSchema("abbc", { type: "string", pattern: "^b+$" })).toHaveLength(1);
+  });
+
+  it("refuses to scan a string over the pattern input cap, and a result over the size cap", () => {
+    const s: OutputSchema = { type: "string", pattern: "a" };
+    expect(validateAgainstOutputSchema("a".repeat(OUTPUT_PATTERN_MAX_INPUT), s)).toEqual([]);
+    const [long] = validateAgainstOutputSchema("a".repeat(OUTPUT_PATTERN_MAX_INPUT + 1), s);
+    expect(long?.message).toContain(`longer than ${OUTPUT_PATTERN_MAX_INPUT}`);
+    const big = { a: "x".repeat(OUTPUT_RESULT_MAX_BYTES) };
+    expect(validateAgainstOutputSchema(big, { type: "object" })).toEqual([
+      { path: [], message: expect.stringContaining(`over ${OUTPUT_RESULT_MAX_BYTES} bytes`) },
+    ]);
+  });
+
+  it("stops pattern checks once the time budget is spent and says so", () => {
+    let t = 0;
+    const now = () => (t += 10);
+    const s: OutputSchema = { type: "array", items: { type: "string", pattern: "^no$" } };
+    const issues = validateAgainstOutputSchema(Array(100).fill("yes"), s, { budgetMs: 50, now });
+    expect(issues.length).toBeLessThan(10);
+    expect(issues.at(-1)?.message).toMatch(/in time/);
   });
 });

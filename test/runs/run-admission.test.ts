@@ -153,6 +153,21 @@ describe.each(driverCases(["pglite"]))("run admission on $driver", ({ open }) =>
       await expectInvalid(await postAsync({ ...VALID, output_schema: pp }), ["output_schema", "patternProperties"]);
     });
 
+    it.each([
+      { name: "a backreference", pattern: "(a)\\1" },
+      { name: "a lookahead", pattern: "^(?=.*\\d)" },
+      { name: "a lookbehind", pattern: "(?<!x)y" },
+    ])("an output_schema pattern with $name (not RE2) → 400 naming the pattern", async ({ pattern }) => {
+      const schema = { type: "object", properties: { code: { type: "string", pattern } } };
+      const err = await expectInvalid(await postAsync({ ...VALID, output_schema: schema }), [
+        "output_schema",
+        "properties",
+        "code",
+        "pattern",
+      ]);
+      expect(err.error.message).toMatch(/RE2/);
+    });
+
     it("a body that is not JSON", async () => {
       const res = await ctx.call(key, ASYNC, {
         method: "POST",
