@@ -81,6 +81,17 @@ export async function driveRun(
   }, deps.cancelPollMs);
   let acted = false;
   let live: ReturnType<typeof startLiveFrames> | null = null;
+  /**
+   * Another worker owns the run now (this one's lease lapsed, e.g. while its event loop was held):
+   * stop at once and write nothing more; the new owner drives and ends the run.
+   */
+  const leaseLost = (): RunAbort => {
+    if (!stop.signal.aborted) {
+      deps.logger.warn("this worker no longer owns the run; stopping it without writing", { run_id: runId });
+      stop.abort(LEASE_LOST);
+    }
+    return new RunAbort(systemFailure("This worker lost the run to another worker."));
+  };
   try {
     let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
     try {
@@ -98,7 +109,14 @@ export async function driveRun(
       const url = liveUrl(deps.publicUrl(), row.liveToken);
       if (url) await deps.repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });
       deps.notifier.notify(runId);
-      const recorder = stepRecorder({ repo: deps.repo, blobs: deps.blobs, notifier: deps.notifier, logger: deps.logger, row });
+      const recorder = stepRecorder({
+        repo: deps.repo,
+        blobs: deps.blobs,
+        notifier: deps.notifier,
+        logger: deps.logger,
+        row,
+        workerId: deps.workerId,
+      });
       const record = (row.request as { capture_config?: { recording?: boolean } }).capture_config?.recording === true;
       live = startLiveFrames({ session, blobs: deps.blobs, runId, logger: deps.logger, record });
       const outcome = await runAgent(
@@ -108,11 +126,14 @@ export async function driveRun(
           signal: stop.signal,
           beforeFirstAction: async () => {
             acted = true;
-            await deps.repo.markActed(runId);
+            if (!(await deps.repo.markActed(runId, deps.workerId))) throw leaseLost();
           },
           onStep: async (step) => {
-            await recorder.record(step);
-            if (!(await deps.repo.debit(runId, row.accountId, CREDITS_PER_STEP))) {
+            if (!(await recorder.record(step))) throw leaseLost();
+            // Keyed by (run, step): a step an earlier attempt already paid for is not charged again.
+            const charge = await deps.repo.chargeStep(runId, deps.workerId, step.step, CREDITS_PER_STEP);
+            if (charge === "lost") throw leaseLost();
+            if (charge === "short") {
               throw new RunAbort(
                 runError(
                   "INSUFFICIENT_CREDITS",

@@ -173,10 +173,11 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
       }
       return ackQuietly(msg);
     }
-    if (outcome.status === "COMPLETED") await finish(runId, "COMPLETED", outcome.result, null);
+    // Only while this worker still owns the run: one that lost it meanwhile writes nothing.
+    if (outcome.status === "COMPLETED") await finish(runId, "COMPLETED", outcome.result, null, id);
     else if (outcome.status === "CANCELLED")
-      await finish(runId, "CANCELLED", null, runError("CANCELLED", "The run was cancelled by the caller."));
-    else await finish(runId, "FAILED", null, outcome.error);
+      await finish(runId, "CANCELLED", null, runError("CANCELLED", "The run was cancelled by the caller."), id);
+    else await finish(runId, "FAILED", null, outcome.error, id);
     await ackQuietly(msg);
   }
 

@@ -14,8 +14,16 @@ const withoutPurpose = (args: Record<string, unknown>) => {
  * Persists each agent step: its artifacts (per capture_config) in the blob store under content
  * keys, the step row and counters, and a PROGRESS event carrying the model's stated purpose.
  * Artifact failures are logged, never fatal to the run (live-view frames: live-frames.ts).
+ * `record` is false, and nothing about the step is written, once this worker no longer owns the run.
  */
-export function stepRecorder(deps: { repo: RunRepo; blobs: BlobStore; notifier: RunNotifier; logger: Logger; row: RunRow }) {
+export function stepRecorder(deps: {
+  repo: RunRepo;
+  blobs: BlobStore;
+  notifier: RunNotifier;
+  logger: Logger;
+  row: RunRow;
+  workerId: string;
+}) {
   const runId = deps.row.id;
   const put = async (data: Buffer | undefined): Promise<string | null> => {
     if (!data) return null;
@@ -30,13 +38,13 @@ export function stepRecorder(deps: { repo: RunRepo; blobs: BlobStore; notifier: 
   };
 
   return {
-    async record(step: AgentStep): Promise<void> {
+    async record(step: AgentStep): Promise<boolean> {
       const [screenshotKey, htmlKey, elementsKey] = await Promise.all([
         put(step.screenshot),
         put(step.html === undefined ? undefined : Buffer.from(step.html)),
         put(step.elements === undefined ? undefined : Buffer.from(JSON.stringify(step.elements))),
       ]);
-      await deps.repo.addStep(
+      const owned = await deps.repo.addStep(
         {
           runId,
           step: step.step,
@@ -54,7 +62,9 @@ export function stepRecorder(deps: { repo: RunRepo; blobs: BlobStore; notifier: 
           captureMs: Math.round(step.captureMs),
         },
         step.usage,
+        deps.workerId,
       );
+      if (!owned) return false;
       await deps.repo.appendEvent(runId, "PROGRESS", {
         purpose: step.purpose,
         step: step.step,
@@ -63,6 +73,7 @@ export function stepRecorder(deps: { repo: RunRepo; blobs: BlobStore; notifier: 
         url: step.url,
       });
       deps.notifier.notify(runId);
+      return true;
     },
   };
 }

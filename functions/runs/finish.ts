@@ -9,6 +9,8 @@ export type FinishRun = (
   status: TerminalRunStatus,
   result: unknown,
   error: RunError | null,
+  /** The worker that drove the run: the write happens only while it still owns the run. */
+  ownedBy?: string,
 ) => Promise<RunRow | null>;
 
 /**
@@ -17,11 +19,12 @@ export type FinishRun = (
  * transaction, then readers are woken. Null when the run was already terminal (first write wins).
  */
 export function runFinisher(deps: { repo: RunRepo; notifier: RunNotifier; publicUrl: () => string }): FinishRun {
-  return async (id, status, result, error) => {
+  return async (id, status, result, error, ownedBy) => {
     const row = await deps.repo.finish(id, {
       status,
       result,
       error,
+      ...(ownedBy === undefined ? {} : { ownedBy }),
       completeEvent: completeEventData,
       webhook: (r) => {
         const url = (r.request as { webhook_url?: unknown }).webhook_url;

@@ -98,12 +98,17 @@ export function runOwnershipRepo(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    /** Recorded before the first action that can change the page or the site: from here on a crash is not retried. */
-    async markActed(id: string): Promise<void> {
-      await db
+    /**
+     * Recorded before the first action that can change the page or the site: from here on a crash
+     * is not retried. False (nothing written) when `workerId` no longer owns the run.
+     */
+    async markActed(id: string, workerId: string): Promise<boolean> {
+      const [row] = await db
         .update(runs)
         .set({ actedAt: sql`coalesce(${runs.actedAt}, now())`, updatedAt: sql`now()` })
-        .where(eq(runs.id, id));
+        .where(and(eq(runs.id, id), eq(runs.workerId, workerId), eq(runs.status, "RUNNING")))
+        .returning({ id: runs.id });
+      return row !== undefined;
     },
 
     /** Gives a RUNNING run that had not acted back to PENDING (worker shutdown before acting). */

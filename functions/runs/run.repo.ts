@@ -40,6 +40,8 @@ export interface TerminalWrite {
   /** Built by the caller from the final row (the GET /v1/runs/{id} shape): the COMPLETE event and webhook payload. */
   completeEvent: (row: RunRow) => Record<string, unknown>;
   webhook: (row: RunRow) => { id: string; url: string; eventType: string; payload: Record<string, unknown> } | null;
+  /** Write only while this worker owns the run (the worker's own ending of a run it drove). */
+  ownedBy?: string;
 }
 
 /**
@@ -122,7 +124,8 @@ export function runRepo(db: Db) {
 
     /**
      * The terminal write: status, result or error, the COMPLETE event and the webhook outbox row,
-     * in one transaction, only from a non-terminal status. Null when the run was already terminal
+     * in one transaction, only from a non-terminal status (and, with `ownedBy`, only while that
+     * worker owns the run). Null when the run was already terminal or owned by another worker
      * (nothing is written: the first terminal write wins).
      */
     async finish(id: string, w: TerminalWrite): Promise<RunRow | null> {
@@ -136,7 +139,13 @@ export function runRepo(db: Db) {
             finishedAt: sql`now()`,
             updatedAt: sql`now()`,
           })
-          .where(and(eq(runs.id, id), inArray(runs.status, OPEN_STATUSES)))
+          .where(
+            and(
+              eq(runs.id, id),
+              inArray(runs.status, OPEN_STATUSES),
+              w.ownedBy === undefined ? undefined : eq(runs.workerId, w.ownedBy),
+            ),
+          )
           .returning();
         if (!row) return null;
         await tx.insert(runEvents).values({ runId: id, type: "COMPLETE", data: w.completeEvent(row) });
@@ -158,11 +167,13 @@ export function runRepo(db: Db) {
         .orderBy(asc(runEvents.id));
     },
 
-    /** Records a step and adds its counters to the run. */
-    async addStep(step: NewRunStep, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
-      await db.transaction(async (tx) => {
-        await tx.insert(runSteps).values(step).onConflictDoNothing();
-        await tx
+    /**
+     * Records a step and adds its counters to the run, only while `workerId` owns the run (a worker
+     * whose lease was lost writes nothing); false when it does not.
+     */
+    async addStep(step: NewRunStep, usage: { inputTokens: number; outputTokens: number }, workerId: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [owned] = await tx
           .update(runs)
           .set({
             steps: sql`greatest(${runs.steps}, ${step.step})`,
@@ -170,24 +181,50 @@ export function runRepo(db: Db) {
             outputTokens: sql`${runs.outputTokens} + ${usage.outputTokens}`,
             updatedAt: sql`now()`,
           })
-          .where(eq(runs.id, step.runId));
+          .where(and(eq(runs.id, step.runId), eq(runs.workerId, workerId), eq(runs.status, "RUNNING")))
+          .returning({ id: runs.id });
+        if (!owned) return false;
+        await tx.insert(runSteps).values(step).onConflictDoNothing();
+        return true;
       });
     },
 
-    /** Takes `n` credits from the run's account for the run; false (nothing taken) when the balance is short. */
-    async debit(runId: string, accountId: string, n: number): Promise<boolean> {
+    /**
+     * Charges step `step` of a run `n` credits, once per (run, step): a second driver of the same
+     * run (a redelivery after a lapsed lease, a crash-recovery retry) cannot charge a step the
+     * run was already charged for. `credits_used` grows by `n` per charged step, so it says how
+     * many steps were charged; step k is charged only while fewer than k were. Only the run's
+     * owner (`worker_id`, status RUNNING) can charge; the run row is locked for the decision.
+     * - charged: the account paid for this step
+     * - already: this step was paid for by an earlier attempt; nothing taken
+     * - short: the balance cannot cover it; nothing taken
+     * - lost: this worker no longer owns the run; nothing taken (it must stop)
+     */
+    async chargeStep(
+      runId: string,
+      workerId: string,
+      step: number,
+      n: number,
+    ): Promise<"charged" | "already" | "short" | "lost"> {
       return db.transaction(async (tx) => {
+        const [run] = await tx
+          .select({ accountId: runs.accountId, creditsUsed: runs.creditsUsed })
+          .from(runs)
+          .where(and(eq(runs.id, runId), eq(runs.workerId, workerId), eq(runs.status, "RUNNING")))
+          .for("update");
+        if (!run) return "lost";
+        if (run.creditsUsed >= step * n) return "already";
         const [acc] = await tx
           .update(accounts)
           .set({ creditBalance: sql`${accounts.creditBalance} - ${n}`, updatedAt: sql`now()` })
-          .where(and(eq(accounts.id, accountId), gte(accounts.creditBalance, n)))
+          .where(and(eq(accounts.id, run.accountId), gte(accounts.creditBalance, n)))
           .returning({ id: accounts.id });
-        if (!acc) return false;
+        if (!acc) return "short";
         await tx
           .update(runs)
           .set({ creditsUsed: sql`${runs.creditsUsed} + ${n}` })
           .where(eq(runs.id, runId));
-        return true;
+        return "charged";
       });
     },
 
