@@ -1,6 +1,7 @@
 import type { AllowedHost } from "../config/config.ts";
 import { type ModelConfig, missingModelSettings } from "../config/model-settings.ts";
 import type { Db } from "../db/db.ts";
+import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
@@ -20,6 +21,8 @@ export interface BuildRunsInput {
   /** Shared with an in-process worker so readers wake at once; a new one otherwise (readers then poll). */
   notifier?: RunNotifier;
   heartbeatMs?: number;
+  /** When live views end (default: the system clock); the same clock as the services'. */
+  clock?: Clock;
 }
 
 /** The edge side of runs: the service the automation routes call, from validated configuration. */
@@ -33,6 +36,7 @@ export function buildRuns(input: BuildRunsInput): RunsApi {
     modelMissing: missingModelSettings(input.model),
     allowPrivateHosts: input.allowPrivateHosts ?? [],
     publicUrl: typeof input.publicUrl === "string" ? () => input.publicUrl as string : input.publicUrl,
+    clock: input.clock ?? systemClock,
   });
   return { service, blobs: input.blobs, heartbeatMs: input.heartbeatMs };
 }

@@ -9,6 +9,7 @@ import {
 import type { AllowedHost } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../lib/app-error.ts";
+import type { Clock } from "../lib/clock.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type PageRequest, toPage } from "../lib/pagination.ts";
@@ -35,6 +36,8 @@ export interface RunServiceDeps {
   allowPrivateHosts: AllowedHost[];
   /** Base URL of this service as callers reach it (streaming URLs are built on it); read when needed. */
   publicUrl: () => string;
+  /** Decides whether a finished run's streaming_url is still handed out (LIVE_VIEW_GRACE_MS). */
+  clock: Clock;
 }
 
 /** How long /run waits beyond the run's own duration budget before answering with the run as it stands. */
@@ -45,7 +48,7 @@ const CANCEL_WAIT_MS = 10_000;
 export function runService(deps: RunServiceDeps) {
   const repo = runRepo(deps.db);
   const finish = runFinisher({ repo, notifier: deps.notifier, publicUrl: deps.publicUrl });
-  const wire = (row: RunRow, screenshots?: RunScreenshot[]) => runToWire(row, deps.publicUrl(), screenshots);
+  const wire = (row: RunRow, screenshots?: RunScreenshot[]) => runToWire(row, deps.publicUrl(), deps.clock.now(), screenshots);
 
   /** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
   const admit = (auth: AuthContext, body: RunRequest): void => admitRun(deps, auth, body);
@@ -111,6 +114,8 @@ export function runService(deps: RunServiceDeps) {
     repo,
     admit,
     finish,
+    /** The clock that ends live views (the live view routes read it too). */
+    clock: deps.clock,
 
     /** /run, /run-async, /run-sse: admitted, inserted (within the pending-run cap), enqueued. */
     async create(auth: AuthContext, body: RunRequest, entry: Exclude<RunEntry, "batch">): Promise<RunRow> {

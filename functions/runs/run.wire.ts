@@ -39,7 +39,19 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export const liveUrl = (publicUrl: string, token: string | null) =>
   token ? `${publicUrl.replace(/\/$/, "")}/v1/live/${token}` : null;
 
-export function runToWire(row: RunRow, publicUrl: string, screenshots?: RunScreenshot[]): RunWire {
+/**
+ * The live view ends with its run, after this grace (so a viewer sees the final frame). The token
+ * needs no key, so it must not outlive the run: a URL that travelled further (a webhook body, a
+ * log) is then worth nothing.
+ */
+export const LIVE_VIEW_GRACE_MS = 60_000;
+
+/** Whether the run's live view still answers at `now`: while the run is open and for the grace after it ends. */
+export const liveViewOpen = (row: Pick<RunRow, "finishedAt">, now: Date): boolean =>
+  row.finishedAt === null || now.getTime() - row.finishedAt.getTime() <= LIVE_VIEW_GRACE_MS;
+
+/** `now` decides whether `streaming_url` is still handed out (liveViewOpen). */
+export function runToWire(row: RunRow, publicUrl: string, now: Date, screenshots?: RunScreenshot[]): RunWire {
   const req = row.request as { url?: string; goal?: string };
   return {
     run_id: row.id,
@@ -56,7 +68,7 @@ export function runToWire(row: RunRow, publicUrl: string, screenshots?: RunScree
     steps: row.steps,
     credits_used: row.creditsUsed,
     usage: { input_tokens: row.inputTokens, output_tokens: row.outputTokens },
-    streaming_url: liveUrl(publicUrl, row.liveToken),
+    streaming_url: liveViewOpen(row, now) ? liveUrl(publicUrl, row.liveToken) : null,
     cancel_requested: row.cancelRequestedAt !== null,
     ...(screenshots ? { screenshots } : {}),
   };
@@ -92,9 +104,12 @@ export const WEBHOOK_EVENT_TYPES = {
 
 /**
  * Spec 6.2: the webhook payload is the run in the GET /v1/runs/{id} shape, never with screenshots,
- * wrapped the Standard Webhooks way: {type, timestamp, data}.
+ * wrapped the Standard Webhooks way: {type, timestamp, data}. `streaming_url` is always null: the
+ * body leaves the owner's hands (receivers log and forward it), and the live view needs no key.
  */
 export function webhookPayload(row: RunRow, publicUrl: string): Record<string, unknown> {
   const type = WEBHOOK_EVENT_TYPES[row.status as keyof typeof WEBHOOK_EVENT_TYPES] ?? "run.updated";
-  return { type, timestamp: (row.finishedAt ?? new Date()).toISOString(), data: runToWire(row, publicUrl) };
+  const finished = row.finishedAt ?? new Date();
+  const data = { ...runToWire(row, publicUrl, finished), streaming_url: null };
+  return { type, timestamp: finished.toISOString(), data };
 }

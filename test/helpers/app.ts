@@ -84,6 +84,7 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     ...opts.runs,
     db,
     logger,
+    clock,
   });
   const { enabled = true, providers = [createLocalIndex({ db, clock }).provider], ...searchOpts } = opts.search ?? {};
   const search = enabled ? searchService({ db, clock, logger, rateLimits: services.rateLimits, providers, ...searchOpts }) : null;

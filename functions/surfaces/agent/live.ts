@@ -3,7 +3,9 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { isTerminal } from "../../../schema/runs.ts";
 import type { AppEnv } from "../../http/app-env.ts";
 import { AppError } from "../../lib/app-error.ts";
+import type { Clock } from "../../lib/clock.ts";
 import type { RunRepo, RunRow } from "../../runs/run.repo.ts";
+import { liveViewOpen } from "../../runs/run.wire.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 
 /** Where the worker keeps the newest frame of a run's browser for the live view. */
@@ -11,22 +13,20 @@ export const liveFrameKey = (runId: string) => `live_${runId}`;
 /** Where the worker keeps a recorded run's frame list (JSON: [{at, key}]). */
 export const recordingKey = (runId: string) => `rec_${runId}`;
 
-/** The live view stays readable this long after the run ends (then 404). */
-const LIVE_AFTER_END_MS = 3_600_000;
-
 const TOKEN = /^[A-Za-z0-9]{32}$/;
 
 /**
  * The STREAMING_URL (spec 6.1): /v1/live/{token}, a page that shows the run's browser as it works
  * (the newest frame, refreshed every second, and the agent's latest purpose). The unguessable
  * token (32 base62 characters, ~190 bits) is the credential, like the peers' debugger URLs, so the
- * page can be opened in a browser without an API key; it stops working an hour after the run ends.
+ * page can be opened in a browser without an API key. Because it is a bearer credential it ends with
+ * the run: LIVE_VIEW_GRACE_MS (60 s) after the run ends every address under it answers 404.
  */
-export function mountLiveView(app: OpenAPIHono<AppEnv>, deps: { repo: RunRepo; blobs: BlobStore }): void {
+export function mountLiveView(app: OpenAPIHono<AppEnv>, deps: { repo: RunRepo; blobs: BlobStore; clock: Clock }): void {
   const find = async (token: string): Promise<RunRow> => {
     const row = TOKEN.test(token) ? await deps.repo.getByLiveToken(token) : null;
-    const expired = row?.finishedAt && Date.now() - row.finishedAt.getTime() > LIVE_AFTER_END_MS;
-    if (!row || expired) throw new AppError("NOT_FOUND", "No live view at this address (it may have expired).");
+    if (!row || !liveViewOpen(row, deps.clock.now()))
+      throw new AppError("NOT_FOUND", "No live view at this address (it may have expired).");
     return row;
   };
 

@@ -51,10 +51,10 @@ export const RunSchema = z
     usage: z
       .object({ input_tokens: z.number().int(), output_tokens: z.number().int() })
       .openapi({ description: "Model tokens used." }),
-    streaming_url: z
-      .string()
-      .nullable()
-      .openapi({ description: "Live view of the run's browser (an unguessable URL; share with care)." }),
+    streaming_url: z.string().nullable().openapi({
+      description:
+        "Live view of the run's browser: an unguessable URL that works without a key while the run is open and for 60 s after it ends, then answers 404 (after that this field is null). Always null in webhook bodies. Share with care.",
+    }),
     cancel_requested: z.boolean(),
     screenshots: z
       .array(RunScreenshotSchema)

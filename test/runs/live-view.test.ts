@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIVE_VIEW_GRACE_MS } from "../../functions/runs/run.wire.ts";
+import { runError } from "../../schema/runs.ts";
+import { webhookDeliveries } from "../../schema/tables/index.ts";
+import type { TestContext } from "../helpers/app.ts";
+import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { acceptingContext, fundedKey, type Json, okJson, VALID } from "./run-admission-helpers.ts";
+
+/**
+ * The live view's token needs no key, so it must not outlive its run: every address under it
+ * answers 404 once LIVE_VIEW_GRACE_MS has passed after the run ended, GET /v1/runs/{id} stops
+ * handing it out then, and a webhook body (which leaves the owner's hands) never carries it.
+ * The service's clock is moved instead of waiting.
+ */
+
+describe.each(driverCases(["pglite"]))("live view lifetime on $driver", ({ open }) => {
+  let database: TestDatabase;
+  let ctx: TestContext;
+  let key: string;
+
+  beforeAll(async () => {
+    database = await open();
+    ctx = acceptingContext(database.db);
+    ({ key } = await fundedKey(ctx));
+  });
+  afterAll(() => database?.dispose());
+
+  it("a finished run's live view answers until the grace ends, then 404; GET stops handing out the URL", async () => {
+    const accepted = await okJson(
+      await ctx.postJson(key, "/v1/automation/run-async", { ...VALID, webhook_url: "https://hooks.example.com/osprey" }),
+    );
+    const path = new URL(accepted.streaming_url).pathname;
+    ctx.clock.set(Date.now());
+    expect((await ctx.app.request(path)).status).toBe(200);
+    const done = await ctx.runs.service.finish(accepted.run_id, "COMPLETED", { price: 9 }, null);
+    const finishedAt = (done?.finishedAt as Date).getTime();
+
+    ctx.clock.set(finishedAt + LIVE_VIEW_GRACE_MS - 1000);
+    expect((await ctx.app.request(`${path}/state`)).status).toBe(200);
+    const during = (await okJson(await ctx.call(key, `/v1/runs/${accepted.run_id}`))) as Json;
+    expect(during.streaming_url).toBe(accepted.streaming_url);
+
+    ctx.clock.set(finishedAt + LIVE_VIEW_GRACE_MS + 1000);
+    for (const p of [path, `${path}/state`, `${path}/frame`]) expect((await ctx.app.request(p)).status).toBe(404);
+    const after = (await okJson(await ctx.call(key, `/v1/runs/${accepted.run_id}`))) as Json;
+    expect(after).toMatchObject({ status: "COMPLETED", streaming_url: null });
+    const listed = (await okJson(await ctx.call(key, "/v1/runs"))) as Json;
+    expect(listed.items.find((r: Json) => r.run_id === accepted.run_id)?.streaming_url).toBeNull();
+  });
+
+  it("the webhook body carries no live-view token", async () => {
+    const accepted = await okJson(
+      await ctx.postJson(key, "/v1/automation/run-async", { ...VALID, webhook_url: "https://hooks.example.com/osprey" }),
+    );
+    const token = new URL(accepted.streaming_url).pathname.split("/").at(-1) as string;
+    ctx.clock.set(Date.now());
+    await ctx.runs.service.finish(accepted.run_id, "FAILED", null, runError("TASK_FAILED", "The goal was not reached."));
+    const [delivery] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.runId, accepted.run_id));
+    expect(delivery?.payload).toMatchObject({ type: "run.failed", data: { run_id: accepted.run_id, streaming_url: null } });
+    expect(JSON.stringify(delivery?.payload)).not.toContain(token);
+  });
+});
