@@ -34,7 +34,8 @@ describe.each(driverCases(["pglite"]))("live view lifetime on $driver", ({ open 
     ctx.clock.set(Date.now());
     expect((await ctx.app.request(path)).status).toBe(200);
     const done = await ctx.runs.service.finish(accepted.run_id, "COMPLETED", { price: 9 }, null);
-    const finishedAt = (done?.finishedAt as Date).getTime();
+    if (!done?.finishedAt) throw new Error("the run did not finish");
+    const finishedAt = done.finishedAt.getTime();
 
     ctx.clock.set(finishedAt + LIVE_VIEW_GRACE_MS - 1000);
     expect((await ctx.app.request(`${path}/state`)).status).toBe(200);
