@@ -1,3 +1,4 @@
+import type { AllowedHost } from "../config/config.ts";
 import { AppError } from "../lib/app-error.ts";
 import { checkUrl } from "../net/address-policy.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
@@ -61,6 +62,24 @@ export function inChild(index: number, check: () => void): void {
 }
 
 /**
+ * 400 INVALID_INPUT naming `webhook_url` when the address policy refuses it as written: a literal
+ * private, loopback, link-local or metadata address, an internal-only name (`localhost`, `*.internal`,
+ * a single label), a refused port. No DNS here: admission stays free of network calls, and a
+ * name's answers can change before the run ends anyway; the dispatcher resolves the name at each
+ * delivery and connects only to the public address it checked (containers/webhooks/send.ts).
+ * OSPREY_ALLOW_PRIVATE_HOSTS exempts hosts here as it does at delivery.
+ */
+export function assertWebhookUrlAllowed(body: Pick<RunRequest, "webhook_url">, allow: AllowedHost[]): void {
+  if (body.webhook_url === undefined) return;
+  const verdict = checkUrl(body.webhook_url, allow);
+  if (verdict.ok) return;
+  const message = `webhook_url is not allowed: ${verdict.reason}; webhooks are delivered to public addresses only`;
+  throw new AppError("INVALID_INPUT", `Invalid webhook_url at body.webhook_url: ${verdict.reason}`, {
+    details: [{ code: "custom", path: ["webhook_url"], message, location: "body" }],
+  });
+}
+
+/**
  * The request-time checks of spec 4.1/7.1, in the order a caller can act on them. `deps` is read
  * at call time (the service's own deps object).
  */
@@ -70,6 +89,7 @@ export function admitRun(
   body: RunRequest,
 ): void {
   assertValidOutputSchema(body);
+  assertWebhookUrlAllowed(body, deps.allowPrivateHosts);
   checkRunEntitlements(auth.account, body);
   if (deps.modelMissing.length > 0) {
     throw new AppError(

@@ -56,7 +56,8 @@ const webhookUrl = z
     return u.username === "" && u.password === "";
   }, "webhook_url must not contain credentials (user:password@)")
   .openapi({
-    description: "HTTPS URL notified when the run ends (spec 6.2). No user:password@ part.",
+    description:
+      "HTTPS URL notified when the run ends (spec 6.2). No user:password@ part. Must pass the address policy as written: a literal private, loopback, link-local or metadata address, an internal-only name (localhost, *.internal, a single label) or a refused port is a 400 naming webhook_url; a name is resolved at each delivery and only a public address is connected to.",
     example: "https://hooks.example.com/osprey",
   });
 

@@ -4,6 +4,7 @@ import { createRunBrowserPool } from "../../containers/browser/run-browser.ts";
 import type { RunBrowserPool } from "../../containers/browser/run-session.ts";
 import { deadLetterFailsRun } from "../../containers/local/run-stack.ts";
 import { createRunWorker, type RunWorker, type RunWorkerOptions } from "../../containers/worker/run-worker.ts";
+import type { AllowedHost } from "../../functions/config/config.ts";
 import type { ModelConfig } from "../../functions/config/model-settings.ts";
 import type { Db } from "../../functions/db/db.ts";
 import { inlineExtractor } from "../../functions/extract/pool.ts";
@@ -56,6 +57,8 @@ export async function startRunHarness(
     script?: Script;
     logger?: Logger;
     heartbeatMs?: number;
+    /** Hosts the run API accepts beyond the fixture site's (e.g. a loopback webhook receiver). */
+    allowPrivateHosts?: AllowedHost[];
     /** Replaces the default Postgres queue (e.g. the SQS adapter); built from the harness's notifier and publicUrl. */
     queue?: (deps: { notifier: RunNotifier; publicUrl: () => string; logger: Logger }) => RunQueue;
   } = {},
@@ -93,7 +96,7 @@ export async function startRunHarness(
       notifier,
       blobs,
       model: modelConfig,
-      allowPrivateHosts: [hostOf(site.url), hostOf(site.origin2Url)],
+      allowPrivateHosts: [hostOf(site.url), hostOf(site.origin2Url), ...(opts.allowPrivateHosts ?? [])],
       publicUrl: PUBLIC_URL,
       heartbeatMs: opts.heartbeatMs,
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../functions/http/compose.ts";
+import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { acceptingContext, expectError, expectInvalid, fundedKey, type Json, okJson, VALID } from "./run-admission-helpers.ts";
@@ -166,6 +167,43 @@ describe.each(driverCases(["pglite"]))("run admission on $driver", ({ open }) =>
         "pattern",
       ]);
       expect(err.error.message).toMatch(/RE2/);
+    });
+
+    it.each([
+      "https://127.0.0.1/hook",
+      "https://[::1]:8443/hook",
+      "https://169.254.169.254/latest/meta-data/",
+      "https://10.0.0.5/hook",
+      "https://[::ffff:192.168.1.1]/hook",
+      "https://localhost/hook",
+      "https://hooks.localhost/hook",
+      "https://metadata.google.internal/hook",
+      "https://intranet/hook",
+      "https://hooks.example.com:25/hook",
+    ])("webhook_url %s (refused by the address policy) → 400 naming webhook_url", async (webhook_url) => {
+      const err = await expectInvalid(await postAsync({ ...VALID, webhook_url }), ["webhook_url"]);
+      expect(err.error.message).toMatch(/webhook_url/);
+    });
+
+    it("a batch child's private webhook_url → 400 under [runs, i, webhook_url]", async () => {
+      const body = { runs: [VALID, { ...VALID, webhook_url: "https://192.168.0.10/hook" }] };
+      await expectInvalid(await ctx.postJson(key, "/v1/automation/run-batch", body), ["runs", 1, "webhook_url"]);
+    });
+
+    it("OSPREY_ALLOW_PRIVATE_HOSTS exempts a webhook host (and only the port it names)", async () => {
+      const own = createTestContext(database.db, {
+        runs: {
+          queue: createPgQueue({ db: database.db }),
+          model: { provider: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: null },
+          allowPrivateHosts: [{ host: "127.0.0.1", port: 8443 }],
+        },
+      });
+      const { key: k } = await fundedKey(own);
+      const ok = await okJson(await own.postJson(k, ASYNC, { ...VALID, webhook_url: "https://127.0.0.1:8443/hook" }));
+      await own.call(k, `/v1/runs/${ok.run_id}/cancel`, { method: "POST" });
+      await expectInvalid(await own.postJson(k, ASYNC, { ...VALID, webhook_url: "https://127.0.0.1:8444/hook" }), [
+        "webhook_url",
+      ]);
     });
 
     it("a body that is not JSON", async () => {

@@ -44,7 +44,8 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run webhoo
   beforeAll(async () => {
     pki = makeTestPki();
     database = await open();
-    h = await startRunHarness(database.db, { heartbeatMs: 300 });
+    // The receivers listen on loopback ports picked per test: the run API accepts any port there.
+    h = await startRunHarness(database.db, { heartbeatMs: 300, allowPrivateHosts: [{ host: "127.0.0.1", port: null }] });
     h.startWorker();
   });
   afterAll(async () => {
