@@ -2,6 +2,7 @@ import type { Browser } from "puppeteer-core";
 import { type Renderer, type RenderRequest, type RenderResult, renderFailure } from "../../functions/fetch/renderer.ts";
 import { createBrowserHolder } from "./browser-holder.ts";
 import { type ChromiumProcess, isExecutable, launchChromium } from "./chromium-process.ts";
+import type { EgressProxyOptions } from "./egress-proxy.ts";
 import { createLimiter, raceAbort } from "./limiter.ts";
 import { DEFAULT_SETTLE_MAX_MS, type PreparedPage, preparePage, renderInContext } from "./render-page.ts";
 
@@ -16,6 +17,12 @@ import { DEFAULT_SETTLE_MAX_MS, type PreparedPage, preparePage, renderInContext 
 
 export interface ChromiumRendererOptions {
   executablePath: string;
+  /**
+   * The address policy of the egress proxy all the browser's traffic goes through (a render's
+   * subresources, scripts' fetches, WebSockets and workers included): the same
+   * OSPREY_ALLOW_PRIVATE_HOSTS exemptions as the fetch fast path, and its resolver.
+   */
+  egress: Pick<EgressProxyOptions, "allowPrivateHosts" | "resolver" | "logger">;
   /** Renders at once; the rest queue. Default 2. */
   maxConcurrency?: number;
   /** Close the browser after this long with nothing to do (a later render relaunches it). Default 60 s. */
@@ -71,7 +78,7 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
   let closing: Promise<void> | null = null;
   let probing = false;
   const holder = createBrowserHolder<Live>({
-    start: async () => ({ proc: await launchChromium(opts.executablePath, LAUNCH_TIMEOUT_MS), spare: null }),
+    start: async () => ({ proc: await launchChromium(opts.executablePath, LAUNCH_TIMEOUT_MS, opts.egress), spare: null }),
     closedError: () => new Error("the renderer was closed while Chromium started"),
     idleCloseMs,
     isIdle: () => limiter.active === 0 && limiter.queued === 0,

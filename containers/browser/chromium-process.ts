@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { type EgressProxy, type EgressProxyOptions, PROXY_BYPASS_LIST, startEgressProxy } from "./egress-proxy.ts";
 
 /**
  * One Chromium process with its own temporary profile, and the one way to end it: `terminate()`
@@ -23,8 +24,10 @@ export const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage",
   // Keep cross-site iframes in the page's process, so that their requests are intercepted with the page's.
   "--disable-site-isolation-trials",
-  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints",
-  // WebRTC could reach private addresses over UDP, outside request interception.
+  // DnsOverHttps: Chromium must not resolve names itself, over any transport (the egress proxy does).
+  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,DnsOverHttps",
+  // WebRTC could reach private addresses over UDP, around the egress proxy: with a proxy set, this
+  // policy leaves WebRTC only proxied TCP (TURN over the proxy), which the proxy judges.
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--mute-audio",
@@ -32,6 +35,11 @@ export const CHROMIUM_ARGS = [
 
 export interface ChromiumProcess {
   browser: Browser;
+  /**
+   * The egress proxy every request of this browser goes through (null only for a browser launched
+   * without one: benches and page-state tests on local fixtures). It ends with the process.
+   */
+  egress: EgressProxy | null;
   userDataDir: string;
   pid: number | null;
   /** The browser's user agent with "HeadlessChrome" (which sites treat as a bot) made "Chrome". */
@@ -77,7 +85,26 @@ async function removeProfile(userDataDir: string): Promise<void> {
   await rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
-export async function launchChromium(executablePath: string, timeoutMs: number): Promise<ChromiumProcess> {
+/**
+ * Launches Chromium. With `egress`, an egress proxy is started first and the browser sends all its
+ * traffic through it (`--proxy-server`; `<-loopback>` stops Chromium's implicit loopback bypass, so
+ * 127.0.0.1 and localhost are judged too); the proxy is closed when the process is terminated.
+ */
+export async function launchChromium(
+  executablePath: string,
+  timeoutMs: number,
+  egress?: EgressProxyOptions,
+): Promise<ChromiumProcess> {
+  const proxy = egress ? await startEgressProxy(egress) : null;
+  try {
+    return await launchWith(executablePath, timeoutMs, proxy);
+  } catch (err) {
+    await proxy?.close();
+    throw err;
+  }
+}
+
+async function launchWith(executablePath: string, timeoutMs: number, proxy: EgressProxy | null): Promise<ChromiumProcess> {
   const userDataDir = await mkdtemp(path.join(tmpdir(), "osprey-chromium-"));
   // Network prediction off (the pref behind the NetworkPredictionOptions policy): otherwise Chromium
   // preconnects to a navigation's host before request interception has refused it.
@@ -91,7 +118,9 @@ export async function launchChromium(executablePath: string, timeoutMs: number):
       headless: true,
       pipe: true,
       // A copy: puppeteer moves --disable-features out of the array it is given.
-      args: [...CHROMIUM_ARGS],
+      args: proxy
+        ? [...CHROMIUM_ARGS, `--proxy-server=${proxy.url}`, `--proxy-bypass-list=${PROXY_BYPASS_LIST}`]
+        : [...CHROMIUM_ARGS],
       // Popups open pages whose requests this pool does not intercept: keep Chromium's popup blocker on.
       ignoreDefaultArgs: ["--disable-popup-blocking"],
       defaultViewport: { width: 1280, height: 900 },
@@ -118,7 +147,7 @@ export async function launchChromium(executablePath: string, timeoutMs: number):
       }
       killGroup(proc); // children of a politely closed browser can linger too
       await gone;
-      await removeProfile(userDataDir);
+      await Promise.all([removeProfile(userDataDir), proxy?.close()]);
     })();
     return ending;
   };
@@ -126,6 +155,7 @@ export async function launchChromium(executablePath: string, timeoutMs: number):
     const [userAgent, session] = await Promise.all([browser.userAgent(), browser.target().createCDPSession()]);
     return {
       browser,
+      egress: proxy,
       userDataDir,
       pid: proc?.pid ?? null,
       userAgent: userAgent.replace("HeadlessChrome/", "Chrome/"),

@@ -43,9 +43,6 @@ interface RenderState {
   documents: number;
   /** Status of the last main-frame document (not a redirect hop). */
   status: number | null;
-  /** Pending checks of the addresses responses came from, and the first one refused. */
-  addressChecks: Promise<void>[];
-  refusedAddress: string | null;
 }
 
 const isMainDocument = (page: Page, r: HTTPRequest): boolean => r.isNavigationRequest() && r.frame() === page.mainFrame();
@@ -69,20 +66,7 @@ async function decide(page: Page, r: HTTPRequest, req: RenderRequest, state: Ren
   }
 }
 
-function onResponse(page: Page, resp: HTTPResponse, req: RenderRequest, state: RenderState): void {
-  const { ip, port } = resp.remoteAddress();
-  const check = req.isAllowedAddress;
-  if (check && ip) {
-    const bare = ip.replace(/^\[|\]$/g, "");
-    const where = bare.includes(":") ? `[${bare}]:${port ?? ""}` : `${bare}:${port ?? ""}`;
-    state.addressChecks.push(
-      check(bare, port ?? 0)
-        .catch(() => false)
-        .then((ok) => {
-          if (!ok) state.refusedAddress ??= where;
-        }),
-    );
-  }
+function onResponse(page: Page, resp: HTTPResponse, state: RenderState): void {
   if (!isMainDocument(page, resp.request()) || REDIRECT_STATUSES.has(resp.status())) return;
   state.documents++;
   state.status = resp.status();
@@ -157,11 +141,11 @@ export async function renderInContext(req: RenderRequest, ctx: RenderContext): P
   ctx.signal.addEventListener("abort", closeContext, { once: true });
   try {
     if (ctx.signal.aborted) return renderFailure("timeout", "the render was abandoned before it started");
-    const state: RenderState = { blocked: null, documents: 0, status: null, addressChecks: [], refusedAddress: null };
+    const state: RenderState = { blocked: null, documents: 0, status: null };
     page.on("request", (r) => void decide(page, r, req, state));
     // alert/confirm/prompt would stop the page's scripts until someone answers.
     page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
-    page.on("response", (resp) => onResponse(page, resp, req, state));
+    page.on("response", (resp) => onResponse(page, resp, state));
 
     let response: HTTPResponse | null;
     try {
@@ -176,9 +160,6 @@ export async function renderInContext(req: RenderRequest, ctx: RenderContext): P
     if (state.blocked) return blockedFailure(state.blocked);
 
     const html = await page.content();
-    await Promise.all(state.addressChecks);
-    if (state.refusedAddress)
-      return renderFailure("invalid_url", `the browser reached an address the policy refuses (${state.refusedAddress})`);
     return { ok: true, html, finalUrl: page.url(), status: state.status ?? response?.status() ?? null };
   } finally {
     ctx.signal.removeEventListener("abort", closeContext);

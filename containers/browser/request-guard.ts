@@ -10,12 +10,11 @@ import { checkUrl, effectivePort, type Resolver, resolvePublic } from "../../fun
  * exists, so a popup's first navigation, a new tab's requests, iframes and workers are all paused
  * and judged; there is no window between a target's creation and its interception.
  *
- * Known gaps:
- * - DNS rebinding: Chromium resolves the host itself after our check, so a name that answered with
- *   a public address here can answer with a private one to Chromium a moment later. Closing this
- *   needs an egress proxy that connects to the address it checked.
- * - WebSocket (ws/wss), WebTransport and WebRTC connections are not HTTP requests that the Fetch
- *   domain pauses, so they are not judged here (the launch flags keep WebRTC off non-proxied UDP).
+ * What it cannot see, the egress proxy (egress-proxy.ts) covers: Chromium resolves no names itself
+ * (the proxy does, and connects to the address it judged, so DNS rebinding after this check gets
+ * nowhere), and WebSocket connections, which the Fetch domain does not pause, go through the proxy
+ * too. This guard stays in front for what the proxy cannot tell: which frame asked, schemes that
+ * never reach the network, and a refusal the agent can be told about before anything is sent.
  * - WebUI navigations (chrome://…) never reach the network stack, so interception never sees them:
  *   `guardNavigation` refuses them at `page.goto` and navigates away from any that happen anyway.
  */

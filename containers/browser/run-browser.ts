@@ -4,6 +4,7 @@ import type { Logger } from "../../functions/lib/logger.ts";
 import type { Resolver } from "../../functions/net/address-policy.ts";
 import { createBrowserHolder } from "./browser-holder.ts";
 import { type ChromiumProcess, isExecutable, launchChromium } from "./chromium-process.ts";
+import { type EgressProxy, PROXY_BYPASS_LIST, startEgressProxy } from "./egress-proxy.ts";
 import { createLimiter } from "./limiter.ts";
 import { type BrowserGuard, bounded, createUrlJudge, frameIdOf, guardBrowser, guardNavigation } from "./request-guard.ts";
 import { BrowserUnavailableError, type RunBrowserPool, type RunSession, type RunSessionOptions } from "./run-session.ts";
@@ -45,6 +46,7 @@ function createSession(
   live: Live,
   context: BrowserContext,
   first: Page,
+  proxy: EgressProxy,
   onClosed: () => void,
   viewport = DEFAULT_VIEWPORT,
 ): Session {
@@ -97,6 +99,7 @@ function createSession(
       return page;
     },
     blocked: () => blocked.map((b) => ({ ...b })),
+    egress: () => proxy.counters(),
     crashed: () => crashed,
     close() {
       closing ??= (async () => {
@@ -107,6 +110,7 @@ function createSession(
             await bounded(context.close(), undefined);
           }
         } finally {
+          await proxy.close();
           live.sessions.delete(session);
           onClosed();
         }
@@ -127,6 +131,7 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
   const idleCloseMs = opts.idleCloseMs ?? 60_000;
   const judge = createUrlJudge({ allowPrivateHosts: opts.allowPrivateHosts, resolver: opts.resolver });
   const log = opts.logger;
+  const egressOptions = { allowPrivateHosts: opts.allowPrivateHosts, resolver: opts.resolver, logger: log };
   let closingPool: Promise<void> | null = null;
 
   /** Attributes a refused request to the session whose frame sent it (a popup's first request included). */
@@ -143,7 +148,7 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
   const start = async (): Promise<Live> => {
     let proc: ChromiumProcess;
     try {
-      proc = await launchChromium(opts.executablePath, LAUNCH_TIMEOUT_MS);
+      proc = await launchChromium(opts.executablePath, LAUNCH_TIMEOUT_MS, egressOptions);
     } catch (err) {
       const why = err instanceof Error ? err.message.split("\n")[0] : String(err);
       throw new BrowserUnavailableError(`Chromium at ${opts.executablePath} could not be started (check CHROME_PATH): ${why}`);
@@ -178,15 +183,34 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
   const { scheduleIdle, cancelIdle } = holder;
 
   async function newSession(live: Live, release: () => void, o: RunSessionOptions): Promise<Session> {
-    const context = await live.proc.browser.createBrowserContext({ downloadBehavior: { policy: "deny" } });
+    // A proxy of its own for the session's context: its bytes are the run's, and what it refuses
+    // (a name that rebinds to a private address after the guard's check, a WebSocket, a worker's
+    // request) joins the run's blocked list. The browser-wide proxy of the launch covers the rest.
+    let session: Session | null = null;
+    const proxy = await startEgressProxy({
+      ...egressOptions,
+      onRefused: (destination, reason) => session?.record(destination, reason),
+    });
+    let context: BrowserContext;
+    try {
+      context = await live.proc.browser.createBrowserContext({
+        downloadBehavior: { policy: "deny" },
+        proxyServer: proxy.url,
+        proxyBypassList: [PROXY_BYPASS_LIST],
+      });
+    } catch (err) {
+      await proxy.close();
+      throw err;
+    }
     try {
       const page = await context.newPage();
       const viewport = o.viewport ?? DEFAULT_VIEWPORT;
       await page.setViewport(viewport);
-      const session = createSession(
+      session = createSession(
         live,
         context,
         page,
+        proxy,
         () => {
           release();
           scheduleIdle();
@@ -197,6 +221,7 @@ export function createRunBrowserPool(opts: RunBrowserPoolOptions): RunBrowserPoo
       return session;
     } catch (err) {
       await bounded(context.close(), undefined);
+      await proxy.close();
       throw err;
     }
   }

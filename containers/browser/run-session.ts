@@ -1,8 +1,10 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import type { EgressCounters } from "./egress-proxy.ts";
 
 /**
  * The browser a run drives: its own incognito context in a pooled Chromium (tenants never share a
- * context), every request checked against the fetch address policy (a page cannot reach loopback,
+ * context) behind its own egress proxy, every request checked against the fetch address policy
+ * (the proxy resolves and connects to the address it judged; a page cannot reach loopback,
  * private ranges, metadata addresses, file:// or chrome://; OSPREY_ALLOW_PRIVATE_HOSTS exempts
  * listed hosts), tabs tracked so the agent can switch between them.
  */
@@ -17,6 +19,8 @@ export interface RunSession {
   switchTo(index: number): Promise<Page>;
   /** Requests refused by the address policy so far (url + reason), newest last, at most 50. */
   blocked(): { url: string; reason: string }[];
+  /** Bytes and connections through the session's egress proxy so far. */
+  egress(): EgressCounters;
   /** True once the browser process died or disconnected while the session was open. */
   crashed(): boolean;
   /** Closes every page and the context; never throws; safe to call twice. */

@@ -51,13 +51,14 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   });
   const chromium = detectChromium(config);
   const renderer = chromium.path
-    ? createChromiumRenderer({ executablePath: chromium.path })
+    ? createChromiumRenderer({ executablePath: chromium.path, egress: { allowPrivateHosts: config.allowPrivateHosts, logger } })
     : unavailableRenderer(chromium.reason);
   const extractor = createExtractorPool();
   const blobs = fileBlobStore(path.join(config.dataDir, "blobs"));
-  // Every successful fetch feeds the local search index, after its response.
+  // Every successful fetch feeds the local search index, after its response (private to the
+  // fetching account unless the operator shares public pages).
   const localIndex = createLocalIndex({ db: runtime.database.db });
-  const indexFeed = createIndexFeed(localIndex.writer, { logger });
+  const indexFeed = createIndexFeed(localIndex.writer, { logger, sharePublicPages: config.search.sharePublicPages });
   const fetchApi = buildFetch({
     config,
     db: runtime.database.db,

@@ -17,15 +17,10 @@ export interface RenderRequest {
   /**
    * The address policy, injected by the caller. It is asked about every request the page makes
    * (the document, each redirect hop, every subresource); only a `true` lets it reach the network.
+   * It judges URLs; the address actually connected to is judged again by the browser's egress
+   * proxy (containers/browser/egress-proxy.ts), which resolves names itself and pins the address.
    */
   isAllowed: (url: string) => Promise<boolean>;
-  /**
-   * Optional second check on the IP the browser actually connected to (it resolves names itself,
-   * so a name that passed `isAllowed` could have been re-pointed since: DNS rebinding). A refused
-   * address fails the whole render, so nothing the browser got from it is returned. It cannot
-   * stop the request itself: only an egress proxy that pins addresses can.
-   */
-  isAllowedAddress?: (ip: string, port: number) => Promise<boolean>;
 }
 
 export type RenderError = "render_unavailable" | "timeout" | "target_unreachable" | "invalid_url" | "invalid_redirect_url";

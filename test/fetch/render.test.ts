@@ -38,7 +38,7 @@ describe.each(driverCases(["pglite"]))("fetch rendering on $driver", ({ open }) 
     });
     const config = { allowPrivateHosts: [{ host: "127.0.0.1", port: origin.port }], fetchNeverExpireHosts: [] };
     renderer = existsSync(CHROMIUM)
-      ? createChromiumRenderer({ executablePath: CHROMIUM, maxConcurrency: 1 })
+      ? createChromiumRenderer({ executablePath: CHROMIUM, maxConcurrency: 1, egress: config })
       : (await import("../../functions/fetch/renderer.ts")).unavailableRenderer("no chromium");
     withBrowser = createTestContext(db.db, { fetch: { config, renderer } });
     without = createTestContext(db.db, { fetch: { config } });

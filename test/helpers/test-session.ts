@@ -101,6 +101,7 @@ async function openSession(browser: Browser, blockHosts: string[]): Promise<RunS
       return page;
     },
     blocked: () => [...refused],
+    egress: () => ({ rxBytes: 0, txBytes: 0, connections: 0, refused: 0 }),
     crashed: () => dead,
     close: async () => {
       context.off("targetcreated", onTarget);

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { lookup } from "node:dns/promises";
 import { existsSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +9,13 @@ import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
 import { closedPort, html, type Origin, startOrigin } from "./origin.ts";
 
 const hasChrome = chromeAvailable("render tests");
+/** These renders load loopback origins the tests start: the egress proxy exempts 127.0.0.1 (any port). */
+const LOOPBACK = {
+  allowPrivateHosts: [{ host: "127.0.0.1", port: null }],
+  // A name that now resolves to loopback: exempt only as the literal 127.0.0.1, so the proxy refuses it.
+  resolver: async (host: string) =>
+    host === "rebind.example.com" ? [{ address: "127.0.0.1", family: 4 }] : lookup(host, { all: true }),
+};
 
 /** Processes whose command line mentions `needle` (pgrep exits 1 when there are none). */
 function processesMatching(needle: string): string[] {
@@ -96,7 +104,7 @@ describe.skipIf(!hasChrome)("Chromium renderer", () => {
       },
       "/missing": html("<p>gone</p>", 404),
     });
-    renderer = createChromiumRenderer({ executablePath: CHROME, maxConcurrency: 2 });
+    renderer = createChromiumRenderer({ egress: LOOPBACK, executablePath: CHROME, maxConcurrency: 2 });
   });
 
   afterAll(async () => {
@@ -141,22 +149,16 @@ describe.skipIf(!hasChrome)("Chromium renderer", () => {
     expect(site.hits).not.toContain("/logo.png"); // images are never fetched
   });
 
-  it("checks the address the browser actually connected to when the caller asks (DNS rebinding)", async () => {
-    const seen: string[] = [];
-    const isAllowedAddress = async (ip: string, port: number) => {
-      seen.push(`${ip}:${port}`);
-      return true;
-    };
-    expectOk(await renderer.render(req("/landing", { isAllowedAddress })));
-    expect(seen).toContain(`127.0.0.1:${site.port}`);
-    // The name passes the URL check, but it leads to an address the policy refuses.
+  it("connects only to addresses its egress proxy judged, whatever the URL check said (DNS rebinding)", async () => {
+    // The URL check passes (as it would have when the name still answered a public address); the
+    // proxy resolves the name again, gets loopback, and refuses: the site is never reached.
+    const before = site.connections();
     const rebound = await renderer.render(
-      req("/landing", {
-        url: `http://localhost:${site.port}/landing`,
-        isAllowedAddress: async (ip) => ip !== "127.0.0.1" && ip !== "::1",
-      }),
+      req("/landing", { url: `http://rebind.example.com:${site.port}/landing`, isAllowed: async () => true }),
     );
-    expect(rebound).toMatchObject({ ok: false, error: "invalid_url" });
+    expect(rebound).toMatchObject({ ok: false, error: "target_unreachable" });
+    expect(site.connections()).toBe(before);
+    expect(expectOk(await renderer.render(req("/landing"))).html).toContain("landed");
   });
 
   it("gives up a hanging or spinning page at its deadline; a closed port is target_unreachable", async () => {
@@ -207,7 +209,7 @@ describe.skipIf(!hasChrome)("Chromium renderer", () => {
   });
 
   it("stops waiting for a quiet network after settleMaxMs and returns what the page shows", async () => {
-    const quick = createChromiumRenderer({ executablePath: CHROME, maxConcurrency: 1, settleMaxMs: 300 });
+    const quick = createChromiumRenderer({ egress: LOOPBACK, executablePath: CHROME, maxConcurrency: 1, settleMaxMs: 300 });
     try {
       const r = expectOk(await quick.render(req("/long-poll")));
       expect(r.html).toContain("written before the long poll");
@@ -253,6 +255,7 @@ describe.skipIf(!hasChrome)("Chromium renderer lifecycle", () => {
 
   it("relaunches a browser that crashed or stopped answering; close() ends every process and profile", async () => {
     const renderer = createChromiumRenderer({
+      egress: LOOPBACK,
       executablePath: CHROME,
       maxConcurrency: 1,
       watchdogIntervalMs: 200,
@@ -286,7 +289,7 @@ describe.skipIf(!hasChrome)("Chromium renderer lifecycle", () => {
   });
 
   it("closes an idle browser and starts a fresh one on demand", async () => {
-    const renderer = createChromiumRenderer({ executablePath: CHROME, idleCloseMs: 100 });
+    const renderer = createChromiumRenderer({ egress: LOOPBACK, executablePath: CHROME, idleCloseMs: 100 });
     try {
       const idle = await renderAndWatch(renderer);
       await idle.disconnected;
@@ -298,7 +301,7 @@ describe.skipIf(!hasChrome)("Chromium renderer lifecycle", () => {
   });
 
   it("reports a missing executable as render_unavailable without trying to launch", async () => {
-    const renderer = createChromiumRenderer({ executablePath: "/nonexistent/chromium" });
+    const renderer = createChromiumRenderer({ egress: LOOPBACK, executablePath: "/nonexistent/chromium" });
     expect(renderer.available).toBe(false);
     expect(renderer.description).toContain("/nonexistent/chromium");
     expect(await renderer.render({ url: site.url("/"), timeoutMs: 1000, isAllowed })).toMatchObject({

@@ -15,7 +15,7 @@ import { systemClock } from "../../../functions/lib/clock.ts";
 import { defaultIds } from "../../../functions/lib/ids.ts";
 import { createLogger } from "../../../functions/lib/logger.ts";
 import { safeFetch } from "../../../functions/net/safe-http.ts";
-import { createIndexFeed } from "../../../functions/search/index-feed.ts";
+import { createIndexFeed, OPERATOR_SOURCE } from "../../../functions/search/index-feed.ts";
 import type { IndexWriter } from "../../../functions/search/local/document.ts";
 import { readSitemap } from "../../../functions/search/sitemap.ts";
 import { fileBlobStore } from "../../../functions/storage/blob-store.ts";
@@ -105,7 +105,7 @@ export async function indexAddCommand(ctx: IndexAddContext, args: string[]): Pro
   const feed = createIndexFeed(ctx.writer, { logger, maxQueue: Number.POSITIVE_INFINITY, batchSize: 50 });
   const chromium = detectChromium(ctx.config);
   const renderer = chromium.path
-    ? createChromiumRenderer({ executablePath: chromium.path })
+    ? createChromiumRenderer({ executablePath: chromium.path, egress: { allowPrivateHosts: ctx.config.allowPrivateHosts } })
     : unavailableRenderer(chromium.reason);
   const extractor = createExtractorPool({ size: Math.min(concurrency, 4) });
   const api = buildFetch({
@@ -145,7 +145,8 @@ export async function indexAddCommand(ctx: IndexAddContext, args: string[]): Pro
         note = `failed ${url}: ${o.error}${o.status ? ` (HTTP ${o.status})` : ""}`;
       } else if (o.indexDoc) {
         summary.ok++;
-        feed.offer(o.indexDoc);
+        // The operator's crawl: global, like an import.
+        feed.offer(o.indexDoc, OPERATOR_SOURCE);
         note = `ok ${url} (${o.indexDoc.type ?? "web"})`;
       } else {
         summary.skipped++;
