@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { calendarDateParam, timestampParam } from "../lib/date-params.ts";
 import { PaginationQuery } from "../lib/pagination.ts";
 import { normaliseLanguage, normaliseLocation, resolveLocale } from "./locale.ts";
 import { normaliseDomain, parseSiteOperators, unique } from "./query-text.ts";
@@ -21,21 +22,6 @@ const intParam = (name: string, min: number, max: number) =>
     .pipe(z.number().int().min(min).max(max))
     .optional()
     .openapi({ ...param(name), type: "integer", minimum: min, maximum: max });
-
-const dateParam = (name: string) =>
-  z
-    .string()
-    .refine((v) => isCalendarDate(v), `${name} must be a real calendar date written YYYY-MM-DD`)
-    .optional()
-    .openapi({ ...param(name), type: "string", format: "date", example: "2026-01-31" });
-
-/** YYYY-MM-DD naming a day that exists (2024-02-29 yes, 2023-02-29 and 2024-02-30 no). */
-export function isCalendarDate(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
 
 const domainList = (name: string, what: string) =>
   z
@@ -88,8 +74,8 @@ const RawSearchQuery = z
     recency_minutes: intParam("recency_minutes", 1, MAX_RECENCY_MINUTES).openapi({
       description: "Only results published in the last N minutes (1 to 5256000). Not with after_date/before_date.",
     }),
-    after_date: dateParam("after_date").openapi({ description: "Inclusive lower bound, YYYY-MM-DD (web and news)." }),
-    before_date: dateParam("before_date").openapi({ description: "Inclusive upper bound, YYYY-MM-DD (web and news)." }),
+    after_date: calendarDateParam("after_date").openapi({ description: "Inclusive lower bound, YYYY-MM-DD (web and news)." }),
+    before_date: calendarDateParam("before_date").openapi({ description: "Inclusive upper bound, YYYY-MM-DD (web and news)." }),
     domain_type: z
       .enum(DOMAIN_TYPES)
       .default("web")
@@ -231,27 +217,13 @@ export const SearchResponseSchema = z
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 export type SearchResultWire = z.infer<typeof SearchResultSchema>;
 
-const isoTimestamp = (name: string, description: string) =>
-  z
-    .string()
-    .refine(
-      (v) =>
-        /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
-      {
-        message: `${name} must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z`,
-      },
-    )
-    .transform((v) => new Date(v))
-    .optional()
-    .openapi({ ...param(name), type: "string", format: "date-time", example: "2026-11-21T10:00:00Z", description });
-
 export const SearchUsageQuery = PaginationQuery.extend({
   status: z
     .enum(["completed", "failed"])
     .optional()
     .openapi({ ...param("status"), description: "completed (a 2xx answer) or failed (any other status)." }),
-  created_after: isoTimestamp("created_after", "Only requests made after this time (exclusive)."),
-  created_before: isoTimestamp("created_before", "Only requests made before this time (exclusive)."),
+  created_after: timestampParam("created_after", "Only requests made after this time (exclusive)."),
+  created_before: timestampParam("created_before", "Only requests made before this time (exclusive)."),
 })
   .strict()
   .refine((q) => !q.created_after || !q.created_before || q.created_after < q.created_before, {

@@ -275,6 +275,10 @@ describe.each(driverCases(["pglite"]))("batches, listing, get and cancel on $dri
       { query: "?status=pending", path: ["status"] },
       { query: "?created_after=yesterday", path: ["created_after"] },
       { query: "?created_before=2026-13-01", path: ["created_before"] },
+      { query: "?created_before=2026-02-30", path: ["created_before"] },
+      { query: "?created_before=2026-02-29", path: ["created_before"] },
+      { query: "?created_after=2026-02-29T10:00:00Z", path: ["created_after"] },
+      { query: "?created_after=2026-06-31T00:00:00%2B02:00", path: ["created_after"] },
     ])("$query → 400", async ({ query, path }) => {
       const err = await expectInvalid(await ctx.call(key, `/v1/runs${query}`), path);
       expect(err.error.details[0].location).toBe("query");

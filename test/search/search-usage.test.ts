@@ -133,6 +133,9 @@ describe.each(driverCases(["pglite", "pg"]))("search usage on $driver", ({ open 
     "/search/usage?limit=1001",
     "/search/usage?page=0",
     "/search/usage?created_after=yesterday",
+    "/search/usage?created_before=2026-02-30",
+    "/search/usage?created_before=2026-13-01",
+    "/search/usage?created_after=2026-02-29T10:00:00Z",
     "/search/usage?created_after=2026-11-22T00:00:00Z&created_before=2026-11-21T00:00:00Z",
     "/search/usage?start_after=2026-11-21T00:00:00Z",
   ])("%s → 400", async (path) => {

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { RUN_ERROR_CODES } from "../../../schema/errors.ts";
 import { RUN_ENTRIES, RUN_STATUSES } from "../../../schema/runs.ts";
+import { timestampParam } from "../../lib/date-params.ts";
 import { PaginationQuery } from "../../lib/pagination.ts";
 import { RunRequestSchema } from "../../runs/run-request.schema.ts";
 
@@ -89,14 +90,6 @@ export const GetRunQuery = z.object({
     }),
 });
 
-const dateParam = (name: string, description: string) =>
-  z
-    .string()
-    .datetime({ offset: true, message: `${name} must be an ISO 8601 date-time` })
-    .transform((v) => new Date(v))
-    .optional()
-    .openapi({ param: { name, in: "query", description }, type: "string", format: "date-time" });
-
 export const ListRunsQuery = PaginationQuery.extend({
   status: z
     .enum(RUN_STATUSES)
@@ -108,8 +101,8 @@ export const ListRunsQuery = PaginationQuery.extend({
     .max(100)
     .optional()
     .openapi({ param: { name: "batch_id", in: "query" } }),
-  created_after: dateParam("created_after", "Only runs created at or after this time."),
-  created_before: dateParam("created_before", "Only runs created before this time."),
+  created_after: timestampParam("created_after", "Only runs created at or after this time."),
+  created_before: timestampParam("created_before", "Only runs created before this time."),
 });
 
 export const RunAsyncResponseSchema = RunSchema.openapi("RunAccepted", {
