@@ -48,6 +48,17 @@ describe.each(driverCases(["pglite"]))("fetch request validation on $driver", ({
     ["empty if_none_match", { urls: [U], if_none_match: "" }, "if_none_match"],
     ["empty if_modified_since", { urls: [U], if_modified_since: "" }, "if_modified_since"],
     ["if_none_match with a batch", { urls: [U, `${U}2`], if_none_match: '"abc"' }, "if_none_match"],
+    // Sent verbatim as a header: CR/LF would let the caller write headers of their own.
+    ["if_none_match with CR LF", { urls: [U], if_none_match: '"abc"\r\nX-Injected: 1' }, "if_none_match"],
+    ["if_none_match with a bare LF", { urls: [U], if_none_match: '"abc"\nX-Injected: 1' }, "if_none_match"],
+    ["if_none_match with NUL", { urls: [U], if_none_match: '"a\u0000b"' }, "if_none_match"],
+    ["if_none_match beyond Latin-1", { urls: [U], if_none_match: '"\u2603"' }, "if_none_match"],
+    [
+      "if_modified_since with CR",
+      { urls: [U], if_modified_since: "Sat, 21 Nov 2026 10:00:00 GMT\rX-Injected: 1" },
+      "if_modified_since",
+    ],
+    ["if_modified_since with DEL", { urls: [U], if_modified_since: "Sat, 21 Nov 2026\u007f" }, "if_modified_since"],
     [
       "if_modified_since with a batch",
       { urls: [U, `${U}2`], if_modified_since: "Sat, 21 Nov 2026 10:00:00 GMT" },
@@ -107,6 +118,12 @@ describe.each(driverCases(["pglite"]))("fetch request validation on $driver", ({
     ["page=0", "page"],
     ["start_after=yesterday", "start_after"],
     ["end_before=2026-13-45T00:00:00Z", "end_before"],
+    // Impossible dates that Date.parse rolls over into the next month.
+    ["start_after=2026-02-30", "start_after"],
+    ["start_after=2026-02-29", "start_after"],
+    ["end_before=2026-13-01", "end_before"],
+    ["end_before=2026-04-31T10:00:00Z", "end_before"],
+    ["end_before=2026-11-21T24:00:00Z", "end_before"],
     ["start_after=2026-11-21T10:00:00Z&end_before=2026-11-20T10:00:00Z", "start_after"],
     ["foo=bar", ""],
   ])("GET /fetch/usage?%s → 400 naming %s", async (query, path) => {

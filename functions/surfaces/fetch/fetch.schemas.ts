@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { FETCH_ERROR_CODES } from "../../../schema/fetch-errors.ts";
 import { DocTreeSchema } from "../../extract/output/tree-schema.ts";
+import { timestampParam } from "../../lib/date-params.ts";
 import { PaginationQuery } from "../../lib/pagination.ts";
 
 /** Spec 4.6 and 8: the limits of a fetch request. */
@@ -28,6 +29,29 @@ const selectorList = (what: string) =>
       example: ["article", "#content"],
     });
 
+export const MAX_CONDITIONAL_LENGTH = 1024;
+
+/** Whether `v` has a character a header value cannot carry: a control character other than tab, or one beyond Latin-1. */
+const unsendable = (v: string, which: "control" | "wide"): boolean =>
+  [...v].some((ch) => {
+    const c = ch.codePointAt(0) ?? 0;
+    return which === "control" ? (c < 0x20 && c !== 0x09) || c === 0x7f : c > 0xff;
+  });
+
+/**
+ * A value sent verbatim as a request header: CR or LF would end the header and let the caller
+ * write others of their own, other control characters (tab aside) and characters beyond Latin-1
+ * cannot be sent at all, so they are refused here with a 400 rather than failing the fetch later.
+ */
+const headerValue = (name: string) =>
+  z
+    .string()
+    .min(1)
+    .max(MAX_CONDITIONAL_LENGTH)
+    .refine((v) => !unsendable(v, "control"), `${name} must not contain control characters such as CR or LF`)
+    .refine((v) => !unsendable(v, "wide"), `${name} must contain only Latin-1 characters (it is sent as an HTTP header)`)
+    .optional();
+
 export const FetchRequestSchema = z
   .object({
     urls: z.array(httpUrl).min(1).max(MAX_URLS).openapi({ description: "1 to 10 http(s) URLs, fetched in parallel." }),
@@ -53,12 +77,12 @@ export const FetchRequestSchema = z
     per_url_timeout_ms: z.number().int().min(1).max(MAX_PER_URL_TIMEOUT_MS).optional().openapi({
       description: "Deadline per URL (1 to 110000 ms; default 110000). On overrun only that URL fails with `timeout`.",
     }),
-    if_none_match: z.string().min(1).optional().openapi({ description: "Sent verbatim as If-None-Match. Single URL only." }),
-    if_modified_since: z
-      .string()
-      .min(1)
-      .optional()
-      .openapi({ description: "Sent verbatim as If-Modified-Since. Single URL only." }),
+    if_none_match: headerValue("if_none_match").openapi({
+      description: `Sent verbatim as If-None-Match. Single URL only; at most ${MAX_CONDITIONAL_LENGTH} characters, no control characters (CR, LF, …) and nothing beyond Latin-1.`,
+    }),
+    if_modified_since: headerValue("if_modified_since").openapi({
+      description: `Sent verbatim as If-Modified-Since. Single URL only; at most ${MAX_CONDITIONAL_LENGTH} characters, no control characters (CR, LF, …) and nothing beyond Latin-1.`,
+    }),
     include_etag_and_last_modified: z.boolean().default(false).openapi({
       description: "Return the origin's ETag and Last-Modified (`etag`, `last_modified`). Forces a live fetch.",
     }),
@@ -137,23 +161,9 @@ export const FetchResponseSchema = z
   })
   .openapi("FetchResponse");
 
-const isoTimestamp = (name: string) =>
-  z
-    .string()
-    .refine(
-      (v) =>
-        /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
-      {
-        message: `${name} must be an ISO 8601 timestamp, e.g. 2026-11-21T10:00:00Z`,
-      },
-    )
-    .transform((v) => new Date(v))
-    .optional()
-    .openapi({ param: { name, in: "query" }, type: "string", format: "date-time", example: "2026-11-21T10:00:00Z" });
-
 export const FetchUsageQuery = PaginationQuery.extend({
-  start_after: isoTimestamp("start_after").openapi({ description: "Only rows created after this time." }),
-  end_before: isoTimestamp("end_before").openapi({ description: "Only rows created before this time." }),
+  start_after: timestampParam("start_after", "Only rows created after this time."),
+  end_before: timestampParam("end_before", "Only rows created before this time."),
   status: z
     .enum(["completed", "failed"])
     .optional()
