@@ -1,3 +1,4 @@
+import { isDnsFailure } from "../../functions/net/address-policy.ts";
 import type { OutputSchema } from "../../functions/runs/output-schema.ts";
 import { type ActionResult, executeAction, openUrl } from "./actions.ts";
 import type { AgentDeps, AgentHooks, AgentOutcome, AgentStep, AgentTask } from "./agent.types.ts";
@@ -119,6 +120,10 @@ class AgentRun {
       // The target itself (or where it redirects) is refused by the address policy: the spec's
       // "target blocked by policy", not a goal the agent failed at.
       const refused = session.blocked().slice(seenBlocked)[0];
+      // A host name that does not resolve is refused by the same guard, but it is a navigation
+      // failure (spec 7.2 TASK_FAILED), not a target blocked by policy.
+      if (refused && isDnsFailure(refused.reason))
+        return taskFailed(`The start URL could not be opened: its host name does not resolve (${refused.reason}).`);
       if (refused)
         return failed("CONTENT_POLICY_VIOLATION", `The target is blocked by policy: ${refused.url} (${refused.reason}).`);
       return taskFailed(`The start URL could not be opened. ${opened.message}`);

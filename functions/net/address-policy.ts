@@ -17,6 +17,14 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
+/**
+ * Every `dns` AddressPolicyError message says this: a name that does not resolve is a navigation
+ * failure, not a policy refusal, and callers that only see the message (a browser's refused-request
+ * list) tell the two apart with isDnsFailure.
+ */
+const DNS_FAILURE = "could not be resolved";
+export const isDnsFailure = (reason: string): boolean => reason.includes(DNS_FAILURE);
+
 export class AddressPolicyError extends Error {
   override name = "AddressPolicyError";
   /** `blocked`: the policy refused the destination; `dns`: the name could not be resolved. */
@@ -193,18 +201,18 @@ export async function resolvePublic(
     answers = await resolver(host);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    throw new AddressPolicyError("dns", `could not resolve ${host}${typeof code === "string" ? ` (${code})` : ""}`);
+    throw new AddressPolicyError("dns", `${host} ${DNS_FAILURE}${typeof code === "string" ? ` (${code})` : ""}`);
   }
   const checked: { address: string; family: 4 | 6 }[] = [];
   for (const answer of answers) {
     const family = isIP(answer.address);
-    if (family === 0) throw new AddressPolicyError("dns", `resolver returned a malformed address for ${host}`);
+    if (family === 0) throw new AddressPolicyError("dns", `${host} ${DNS_FAILURE}: the resolver returned a malformed address`);
     if (!exempt && !isPublicAddress(answer.address)) {
       throw new AddressPolicyError("blocked", `${host} resolves to ${answer.address}, which is not public`);
     }
     checked.push({ address: answer.address, family: family === 4 ? 4 : 6 });
   }
   const pinned = checked.find((a) => a.family === 4) ?? checked[0];
-  if (!pinned) throw new AddressPolicyError("dns", `${host} has no addresses`);
+  if (!pinned) throw new AddressPolicyError("dns", `${host} ${DNS_FAILURE}: it has no addresses`);
   return pinned;
 }

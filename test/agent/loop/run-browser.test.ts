@@ -27,6 +27,10 @@ describe.skipIf(!isExecutable(CHROME))("agent loop on the run browser pool", () 
       executablePath: CHROME,
       allowPrivateHosts: [{ host: "127.0.0.1", port }],
       logger: quietLogger,
+      // No test reaches real DNS: every name fails the way a name that does not exist does.
+      resolver: async (hostname) => {
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+      },
     });
   });
   afterAll(async () => {
@@ -61,6 +65,17 @@ describe.skipIf(!isExecutable(CHROME))("agent loop on the run browser pool", () 
     const r = await run(task(`${site.origin2Url}/partner`, "x"), { model: provider(server, "openai"), session });
     expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "CONTENT_POLICY_VIOLATION", category: "AGENT_FAILURE" } });
     if (r.outcome.status === "FAILED") expect(r.outcome.error.message).toMatch(/blocked by policy/);
+  });
+
+  it("a start URL whose host name does not resolve fails TASK_FAILED (navigation), not CONTENT_POLICY_VIOLATION", async () => {
+    const turns = server.turns.length;
+    const r = await run(task("http://no-such-host.example.com/", "x"), { model: provider(server, "openai"), session });
+    expect(r.outcome).toMatchObject({ status: "FAILED", error: { code: "TASK_FAILED", category: "AGENT_FAILURE" } });
+    if (r.outcome.status === "FAILED") {
+      expect(r.outcome.error.message).toMatch(/host name does not resolve/);
+      expect(r.outcome.error.message).toContain("no-such-host.example.com");
+    }
+    expect(server.turns).toHaveLength(turns);
   });
 
   it("reports a refused navigation to the model; strict mode stops there", async () => {
