@@ -1,4 +1,5 @@
 import type { LogLevel } from "../config/config.ts";
+import { serializeError, withoutQueryParams } from "./error-fields.ts";
 
 export type LogFields = Record<string, unknown>;
 
@@ -11,10 +12,28 @@ export interface Logger {
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/**
+ * Errors anywhere in a field (an `error` field, or one nested in an object or array) are written
+ * through serializeError, and strings lose a query error's parameters: no call site can log the
+ * values of a failed query by passing the error, its message or its stack.
+ */
+function safeForLog(_key: string, value: unknown): unknown {
+  if (value instanceof Error) return serializeError(value);
+  if (typeof value === "string") return withoutQueryParams(value);
+  return value;
+}
+
 function render(value: unknown): string {
-  if (value instanceof Error) return JSON.stringify(value.stack ?? value.message);
-  if (typeof value === "string") return /^[\w.:/@-]+$/.test(value) ? value : JSON.stringify(value);
-  return JSON.stringify(value) ?? "undefined";
+  if (typeof value === "string") {
+    const text = withoutQueryParams(value);
+    return /^[\w.:/@-]+$/.test(text) ? text : JSON.stringify(text);
+  }
+  try {
+    return JSON.stringify(value, safeForLog) ?? "undefined";
+  } catch {
+    // A cycle or a bigint: the line is still written, without this field's value.
+    return '"[unserializable]"';
+  }
 }
 
 /** A logfmt-style logger writing one line per event to a stream (stderr by default). */
