@@ -41,7 +41,7 @@ interface HarnessReport {
   queries: { name: string; type: string }[];
   metadata: Attempt<string>;
   metadataV6: Attempt<string>;
-  udpCanary: Attempt;
+  udpCanary: Attempt<string>;
   publicOrigin: Attempt<string>;
   unroutable: Record<
     "fetchV4" | "fetchV6" | "fetchName" | "outsideNameserver" | "outsideNameserverTcp" | "outsideLoopback",
@@ -98,7 +98,7 @@ describe.skipIf(!support.ok)(`network namespace harness${support.ok ? "" : ` (sk
   it("canaries on the metadata addresses count each connection and datagram, and answer with the secret", () => {
     expect(report.metadata).toMatchObject({ ok: true, value: expect.stringContaining(report.secret) });
     expect(report.metadataV6).toMatchObject({ ok: true, value: expect.stringContaining(report.secret) });
-    expect(report.udpCanary).toMatchObject({ ok: true });
+    expect(report.udpCanary).toMatchObject({ ok: true, value: expect.stringContaining(report.secret) });
     const hit = (host: string, proto: string) => report.canaries.find((c) => c.host === host && c.proto === proto);
     expect(hit("169.254.169.254", "tcp")).toMatchObject({
       count: 1,

@@ -49,15 +49,22 @@ const connect = (host: string, port: number) =>
         socket.once("error", reject);
       }),
   );
-const udpSend = (host: string, port: number) =>
+/** Sends one datagram and waits for the answer (canaries answer every datagram). */
+const udpExchange = (host: string, port: number) =>
   attempt(
     () =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<string>((resolve, reject) => {
         const socket = dgram.createSocket(net.isIPv6(host) ? "udp6" : "udp4");
-        socket.send("ping", port, host, (err) => {
+        const done = (err: Error | null, text = "") => {
+          clearTimeout(timer);
           socket.close();
           if (err) reject(err);
-          else resolve();
+          else resolve(text);
+        };
+        const timer = setTimeout(() => done(Object.assign(new Error("no answer"), { code: "TIMEOUT" })), 3000);
+        socket.once("message", (msg) => done(null, msg.toString("utf8")));
+        socket.send("ping", port, host, (err) => {
+          if (err) done(err);
         });
       }),
   );
@@ -75,15 +82,14 @@ const lookups = {
 
 const metadata = await text("http://169.254.169.254/latest/meta-data/iam/");
 const metadataV6 = await text("http://[fd00:ec2::254]/latest/meta-data/");
-const udpCanary = await udpSend("10.0.0.1", 53);
-await new Promise((resolve) => setTimeout(resolve, 100)); // the datagram is local: let it arrive
+const udpCanary = await udpExchange("10.0.0.1", 53);
 const publicOrigin = await text("http://static.test.example/");
 
 const unroutable = {
   fetchV4: await text(`http://${UNROUTABLE.v4}/`),
   fetchV6: await text(`http://[${UNROUTABLE.v6}]/`),
   fetchName: await text("https://noroute.test.example/"),
-  outsideNameserver: await udpSend(process.env.OUTSIDE_NAMESERVER ?? "10.255.255.53", 53),
+  outsideNameserver: await udpExchange(process.env.OUTSIDE_NAMESERVER ?? "10.255.255.53", 53),
   outsideNameserverTcp: await connect(process.env.OUTSIDE_NAMESERVER ?? "10.255.255.53", 53),
   // The test listens on the host's 127.0.0.1: the namespace has a loopback of its own.
   outsideLoopback: await connect("127.0.0.1", Number(process.env.OUTSIDE_PORT)),
