@@ -11,6 +11,7 @@ import { errorHandler, renderError } from "./error-handler.ts";
 import { methodIndex } from "./method-not-allowed.ts";
 import { requireApiKey } from "./middleware/auth.ts";
 import { requestId } from "./middleware/request-id.ts";
+import { storableText } from "./middleware/storable-text.ts";
 import { buildOpenApiDocument } from "./openapi-document.ts";
 
 /** Largest request body accepted on any endpoint (documented in the OpenAPI description). */
@@ -40,8 +41,9 @@ export interface HttpDeps {
 
 /**
  * One HTTP app over the given surfaces: request ids, the error renderer, authentication on every
- * endpoint, the body limit, 404/405, and the public documentation routes (the OpenAPI documents,
- * the reference page and a health check are the only paths readable without a key).
+ * endpoint, the body limit, only text Postgres can store (storable-text.ts), 404/405, and the
+ * public documentation routes (the OpenAPI documents, the reference page and a health check are
+ * the only paths readable without a key).
  */
 export function composeApp(deps: HttpDeps, surfaces: Surface[]): OpenAPIHono<AppEnv> {
   const app = createRouter();
@@ -69,6 +71,7 @@ export function composeApp(deps: HttpDeps, surfaces: Surface[]): OpenAPIHono<App
       },
     }),
   );
+  app.use("*", storableText());
 
   for (const s of surfaces) app.route(s.prefix || "/", s.app);
 

@@ -2,6 +2,7 @@ import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { INTERNAL_ERROR_MESSAGE } from "../../schema/errors.ts";
 import { AppError, isAppError } from "../lib/app-error.ts";
+import { postgresCode } from "../lib/error-fields.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { AppEnv } from "./app-env.ts";
 
@@ -37,13 +38,35 @@ export function renderError(c: Context<AppEnv>, err: AppError): Response {
   return res;
 }
 
+/**
+ * SQLSTATEs of text the database cannot store: 22021 character_not_in_repertoire (a NUL, bytes that
+ * are not UTF-8), 22P05 untranslatable_character (a NUL or lone surrogate escape in jsonb). The
+ * storable-text middleware rejects such input first; one that still reaches a query came from the
+ * caller all the same, so it is their 400, not our 500.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(["22021", "22P05"]);
+
+function unstorableText(err: unknown): AppError | null {
+  if (!UNSTORABLE_TEXT_CODES.has(postgresCode(err) ?? "")) return null;
+  const message = "the request contains text that cannot be stored (a NUL character, or text that is not valid UTF-8)";
+  return new AppError("INVALID_INPUT", `Invalid input: ${message}.`, {
+    details: [{ code: "invalid_format", format: "text", path: [], message }],
+    cause: err,
+  });
+}
+
 /** The app's onError: known errors keep their code; anything else is a 500 that echoes nothing. */
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
   return function onError(err, c) {
     let appErr: AppError;
+    const unstorable = unstorableText(err);
     if (isAppError(err)) appErr = err;
     else if (err instanceof HTTPException) appErr = fromHttpException(err);
-    else appErr = new AppError("INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE, { cause: err });
+    else if (unstorable) {
+      appErr = unstorable;
+      // Not a failure of ours, but a gap in storable-text.ts worth closing: logged, without the values.
+      logger.warn("unstorable text reached the database", { request_id: c.get("requestId"), path: c.req.path, error: err });
+    } else appErr = new AppError("INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE, { cause: err });
     if (appErr.status >= 500) {
       logger.error("request failed", {
         request_id: c.get("requestId"),
