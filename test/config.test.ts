@@ -40,6 +40,7 @@ describe("parseConfig", () => {
       runLeaseMs: 30_000,
       search: {
         enabled: true,
+        sharePublicPages: false,
         searxngUrl: null,
         braveApiKey: null,
         braveUrl: null,
@@ -54,6 +55,7 @@ describe("parseConfig", () => {
     const c = parseConfig(
       {
         OSPREY_SEARCH: "off",
+        OSPREY_SEARCH_SHARE_PUBLIC_PAGES: "true",
         OSPREY_SEARXNG_URL: "http://127.0.0.1:8888/",
         OSPREY_BRAVE_API_KEY: "BSA-secret",
         OSPREY_OPENALEX_URL: "https://api.openalex.org",
@@ -63,6 +65,7 @@ describe("parseConfig", () => {
     );
     expect(c.search).toEqual({
       enabled: false,
+      sharePublicPages: true,
       searxngUrl: "http://127.0.0.1:8888",
       braveApiKey: "BSA-secret",
       braveUrl: null,
@@ -72,6 +75,9 @@ describe("parseConfig", () => {
     });
     expect(() => parseConfig({ OSPREY_SEARXNG_URL: "searx.local" }, CWD)).toThrow(/OSPREY_SEARXNG_URL must be an http\(s\) URL/);
     expect(() => parseConfig({ OSPREY_SEARCH: "maybe" }, CWD)).toThrow(/OSPREY_SEARCH must be on or off/);
+    expect(() => parseConfig({ OSPREY_SEARCH_SHARE_PUBLIC_PAGES: "yes" }, CWD)).toThrow(
+      /OSPREY_SEARCH_SHARE_PUBLIC_PAGES must be true or false/,
+    );
   });
 
   it("parses the run worker and queue settings, and refuses bad values naming the variable", () => {

@@ -27,6 +27,10 @@ export const ServicesEnvFields = {
       .default(2),
   ),
   OSPREY_SEARCH: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
+  OSPREY_SEARCH_SHARE_PUBLIC_PAGES: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["true", "false"], { error: "must be true or false" }).default("false"),
+  ),
   OSPREY_SEARXNG_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   OSPREY_BRAVE_API_KEY: optionalString,
   OSPREY_BRAVE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
@@ -53,6 +57,11 @@ export type QueueConfig =
 /** The search API: off answers 404 (spec 7.1 "Search API not available"); upstreams are optional. */
 export interface SearchConfig {
   enabled: boolean;
+  /**
+   * Pages an account fetches are searchable by that account only; true also shares with every
+   * account those that are public by every sign (search/page-visibility.ts).
+   */
+  sharePublicPages: boolean;
   searxngUrl: string | null;
   braveApiKey: string | null;
   /** Base of the Brave API (default https://api.search.brave.com); used only with braveApiKey. */
@@ -90,6 +99,7 @@ export function servicesConfig(e: ServicesEnv): ServicesConfig {
     runLeaseMs: e.OSPREY_RUN_LEASE_SECONDS * 1000,
     search: {
       enabled: e.OSPREY_SEARCH === "on",
+      sharePublicPages: e.OSPREY_SEARCH_SHARE_PUBLIC_PAGES === "true",
       searxngUrl: e.OSPREY_SEARXNG_URL?.replace(/\/$/, "") ?? null,
       braveApiKey: e.OSPREY_BRAVE_API_KEY ?? null,
       braveUrl: e.OSPREY_BRAVE_URL?.replace(/\/$/, "") ?? null,

@@ -1,4 +1,5 @@
 import { toIndexDocument } from "../search/index-feed.ts";
+import { publicByEverySign } from "../search/page-visibility.ts";
 import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import type { ContentKind } from "./content-kind.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
@@ -60,6 +61,6 @@ export async function fromDocument(
     ...(req.links ? { links: [] } : {}),
     ...(req.image_links ? { imageLinks: [] } : {}),
     ...ctx.validators,
-    ...(indexDoc ? { indexDoc } : {}),
+    ...(indexDoc ? { indexDoc, indexPublic: publicByEverySign({ ...source, requestedUrl: url }) } : {}),
   };
 }

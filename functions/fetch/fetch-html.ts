@@ -1,4 +1,5 @@
 import { toIndexDocument } from "../search/index-feed.ts";
+import { publicByEverySign } from "../search/page-visibility.ts";
 import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import { isBotChallenge } from "./bot-challenge.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
@@ -93,6 +94,6 @@ export async function fromHtml(
     ...(req.image_links ? { imageLinks: p.imageLinks ?? [] } : {}),
     ...(p.unmatchedSelectors?.length ? { unmatchedSelectors: p.unmatchedSelectors } : {}),
     ...ctx.validators,
-    ...(indexDoc ? { indexDoc } : {}),
+    ...(indexDoc ? { indexDoc, indexPublic: publicByEverySign({ ...source, requestedUrl: url, rendered }) } : {}),
   };
 }

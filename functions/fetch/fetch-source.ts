@@ -12,6 +12,8 @@ export interface Source {
   rendered: boolean;
   live: boolean;
   truncated: boolean;
+  /** The headers a live fetch sent to the origin (whether the page can be shared in search). */
+  sentHeaders?: Record<string, string>;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function acquireSource(
     return fail(url, url, res.error, { message: MESSAGES[res.error] });
   }
   const { ok: _ok, ...response } = res;
-  return { ...response, rendered: false, live: true };
+  return { ...response, rendered: false, live: true, sentHeaders: headers };
 }
 
 /** Caches a complete 2xx response (never a truncated one, never validators). */

@@ -52,10 +52,15 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
   }
 
   // Successful whole pages go to the local index once the response is computed (the feed
-  // starts its work on a later turn and never fails the request).
-  const offerToIndex = (outcomes: TimedOutcome[]) => {
+  // starts its work on a later turn and never fails the request), private to the fetching account
+  // unless the feed may share them (index-feed.ts).
+  const offerToIndex = (outcomes: TimedOutcome[], accountId: string) => {
     if (!deps.index) return;
-    for (const { outcome } of outcomes) if (outcome.ok && outcome.indexDoc) deps.index.offer(outcome.indexDoc);
+    for (const { outcome } of outcomes) {
+      if (outcome.ok && outcome.indexDoc) {
+        deps.index.offer(outcome.indexDoc, { kind: "fetch", accountId, publicPage: outcome.indexPublic === true });
+      }
+    }
   };
 
   return {
@@ -91,7 +96,7 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
           createdAt: now,
         })),
       );
-      offerToIndex(outcomes);
+      offerToIndex(outcomes, ctx.auth.account.id);
       return outcomes;
     },
     /**

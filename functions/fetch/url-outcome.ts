@@ -36,6 +36,8 @@ export interface UrlSuccess {
   unmatchedSelectors?: string[];
   /** Internal, never on the wire: what the local index gets (only when the index is fed). */
   indexDoc?: IndexDocument;
+  /** Internal: indexDoc is public by every sign (search/page-visibility.ts), so it may be shared. */
+  indexPublic?: boolean;
 }
 
 export interface UrlFailure {

@@ -1,8 +1,12 @@
 /**
  * Feeds the local index from the fetch pipeline: every successful fetch offers the page it
  * extracted, and the feed upserts it after the response has gone out. Fire-and-forget with a
- * bounded queue (de-duplicated by URL, oldest dropped when full), a few upserts in flight at a
- * time, batched; failures are logged, never surfaced to the fetch caller.
+ * bounded queue (de-duplicated by owner and URL, oldest dropped when full), a few upserts in flight
+ * at a time, batched; failures are logged, never surfaced to the fetch caller.
+ *
+ * Who may find a page is decided here, from where it came: an operator's crawl is global; a page an
+ * account fetched is that account's alone, unless the operator shares public pages and this one is
+ * public by every sign (page-visibility.ts).
  */
 import type { PageMetadata } from "../extract/types.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -21,9 +25,18 @@ export interface IndexFeedStats {
   dropped: number;
 }
 
+/** Where an offered page came from. */
+export type IndexSource =
+  /** `osprey index add`: the operator's own crawl, visible to every account. */
+  | { kind: "operator" }
+  /** The fetch API: `publicPage` when page-visibility.ts found it public by every sign. */
+  | { kind: "fetch"; accountId: string; publicPage: boolean };
+
+export const OPERATOR_SOURCE: IndexSource = { kind: "operator" };
+
 export interface IndexFeed {
   /** Queues a document; returns at once. */
-  offer(doc: IndexDocument): void;
+  offer(doc: IndexDocument, from: IndexSource): void;
   /** Resolves once nothing is queued or being written (tests, the CLI, shutdown). */
   whenIdle(): Promise<void>;
   stats(): IndexFeedStats;
@@ -37,13 +50,26 @@ export interface IndexFeedOptions {
   batchSize?: number;
   /** Queued documents kept at most (default 1000); Infinity for a crawl that must keep them all. */
   maxQueue?: number;
+  /**
+   * Share fetched pages that are public by every sign with every account
+   * (OSPREY_SEARCH_SHARE_PUBLIC_PAGES; default false: every fetched page stays private).
+   */
+  sharePublicPages?: boolean;
+}
+
+/** The owner a page from `from` is indexed under (undefined: global). */
+export function ownerFor(from: IndexSource, sharePublicPages: boolean): string | undefined {
+  if (from.kind === "operator") return undefined;
+  if (!from.accountId) throw new Error("a fetched page needs the fetching account");
+  return sharePublicPages && from.publicPage ? undefined : from.accountId;
 }
 
 export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): IndexFeed {
   const concurrency = Math.max(1, opts.concurrency ?? 1);
   const batchSize = Math.max(1, opts.batchSize ?? 16);
   const maxQueue = opts.maxQueue ?? 1000;
-  // Insertion-ordered: a URL offered again while queued replaces its older version in place.
+  const share = opts.sharePublicPages === true;
+  // Insertion-ordered: an (owner, URL) offered again while queued replaces its older version.
   const queue = new Map<string, IndexDocument>();
   const stats: IndexFeedStats = { offered: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, failed: 0, dropped: 0 };
   let inFlight = 0;
@@ -72,9 +98,9 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
     scheduled = false;
     while (inFlight < concurrency && queue.size > 0) {
       const batch: IndexDocument[] = [];
-      for (const [url, doc] of queue) {
+      for (const [key, doc] of queue) {
         batch.push(doc);
-        queue.delete(url);
+        queue.delete(key);
         if (batch.length >= batchSize) break;
       }
       inFlight++;
@@ -96,15 +122,19 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
   };
 
   return {
-    offer(doc) {
+    offer(offered, from) {
       stats.offered++;
-      queue.delete(doc.url);
-      queue.set(doc.url, doc);
+      const { ownerAccountId: _ignored, ...doc } = offered;
+      const owner = ownerFor(from, share);
+      const owned: IndexDocument = owner === undefined ? doc : { ...doc, ownerAccountId: owner };
+      const key = `${owner ?? ""} ${owned.url}`;
+      queue.delete(key);
+      queue.set(key, owned);
       while (queue.size > maxQueue) {
-        const oldest = queue.keys().next().value as string;
-        queue.delete(oldest);
+        const [oldestKey, oldest] = queue.entries().next().value as [string, IndexDocument];
+        queue.delete(oldestKey);
         stats.dropped++;
-        opts.logger.warn("local index feed is full; dropped a page", { url: oldest });
+        opts.logger.warn("local index feed is full; dropped a page", { url: oldest.url });
       }
       // After the current turn: the fetch response is sent before any index work starts.
       if (!scheduled) {

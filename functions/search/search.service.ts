@@ -10,7 +10,14 @@ import type { AuthContext } from "../services/api-key.service.ts";
 import { type RateDecision, type RateLimitService, rateLimitService } from "../services/rate-limit.service.ts";
 import { mergeResults } from "./merge.ts";
 import type { SearchRequest, SearchResponse, SearchResultWire } from "./search.schemas.ts";
-import { ProviderError, type ProviderResult, type SearchHit, type SearchProvider, type SearchQuery } from "./types.ts";
+import {
+  ProviderError,
+  type ProviderResult,
+  type SearchHit,
+  type SearchProvider,
+  type SearchQuery,
+  type SearchViewer,
+} from "./types.ts";
 
 /** A stored usage row as the service hands it out. */
 export type SearchUsageRecord = SearchUsageRow;
@@ -43,9 +50,13 @@ export interface SearchOutcome {
   rate: RateDecision;
 }
 
-/** The cache key: the executed request with its text case- and whitespace-folded and the domain lists sorted. */
-export function cacheKey(q: SearchQuery): string {
+/**
+ * The cache key: the account (the local index answers each account with its own pages too) and
+ * the executed request with its text case- and whitespace-folded and the domain lists sorted.
+ */
+export function cacheKey(q: SearchQuery, viewer: SearchViewer): string {
   const norm = {
+    v: viewer.accountId,
     t: q.text.toLowerCase().replace(/\s+/g, " ").trim(),
     l: q.location,
     g: q.language,
@@ -64,7 +75,7 @@ export function cacheKey(q: SearchQuery): string {
 
 type Attempt = { ok: true; hits: SearchHit[] } | { ok: false; status: number | undefined };
 
-async function withTimeout(p: SearchProvider, q: SearchQuery, ms: number): Promise<ProviderResult> {
+async function withTimeout(p: SearchProvider, q: SearchQuery, viewer: SearchViewer, ms: number): Promise<ProviderResult> {
   const ac = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -74,7 +85,7 @@ async function withTimeout(p: SearchProvider, q: SearchQuery, ms: number): Promi
     }, ms);
   });
   try {
-    return await Promise.race([p.search(q, ac.signal), timeout]);
+    return await Promise.race([p.search(q, ac.signal, viewer), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -100,9 +111,9 @@ export function searchService(deps: SearchServiceDeps) {
   const timeoutMs = deps.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
   let puts = 0;
 
-  async function attempt(p: SearchProvider, q: SearchQuery): Promise<Attempt> {
+  async function attempt(p: SearchProvider, q: SearchQuery, viewer: SearchViewer): Promise<Attempt> {
     try {
-      return { ok: true, hits: (await withTimeout(p, q, timeoutMs)).hits };
+      return { ok: true, hits: (await withTimeout(p, q, viewer, timeoutMs)).hits };
     } catch (err) {
       const status = err instanceof ProviderError ? err.status : undefined;
       const fields = { provider: p.name, status, error: err instanceof Error ? err.message : String(err) };
@@ -112,7 +123,10 @@ export function searchService(deps: SearchServiceDeps) {
     }
   }
 
-  async function fromProviders(q: SearchQuery): Promise<{ results: SearchResultWire[]; complete: boolean }> {
+  async function fromProviders(
+    q: SearchQuery,
+    viewer: SearchViewer,
+  ): Promise<{ results: SearchResultWire[]; complete: boolean }> {
     const chosen = deps.providers.filter((p) => {
       try {
         return p.supports(q);
@@ -120,7 +134,7 @@ export function searchService(deps: SearchServiceDeps) {
         return false;
       }
     });
-    const attempts = await Promise.all(chosen.map((p) => attempt(p, q)));
+    const attempts = await Promise.all(chosen.map((p) => attempt(p, q, viewer)));
     const succeeded = attempts.filter((a) => a.ok);
     if (chosen.length > 0 && succeeded.length === 0) {
       if (attempts.some((a) => !a.ok && a.status === 403)) {
@@ -155,12 +169,13 @@ export function searchService(deps: SearchServiceDeps) {
       }
       const rate = await rateLimits.consume(call.auth, "search");
       const q = req.search;
-      const key = cacheKey(q);
+      const viewer: SearchViewer = { accountId: call.auth.account.id };
+      const key = cacheKey(q, viewer);
       const hit = ttl > 0 ? await cache.get(key, deps.clock.now()) : null;
       let results: SearchResultWire[];
       if (hit) results = hit.results as SearchResultWire[];
       else {
-        const fresh = await fromProviders(q);
+        const fresh = await fromProviders(q, viewer);
         results = fresh.results;
         // A degraded answer is not reused: the next request asks the failed provider again.
         if (ttl > 0 && fresh.complete) await remember(key, results);

@@ -70,11 +70,20 @@ export class ProviderError extends Error {
   }
 }
 
+/** Who is searching: the local index shows an account the global documents and its own pages. */
+export interface SearchViewer {
+  accountId: string;
+}
+
 export interface SearchProvider {
   /** "local", "searxng", "brave", "openalex"; safe to log. */
   readonly name: string;
   /** Whether this provider serves this query at all (e.g. OpenAlex only research_paper). */
   supports(q: SearchQuery): boolean;
-  /** Hits for page `q.page` (PAGE_SIZE per page). Throws ProviderError on upstream failures. */
-  search(q: SearchQuery, signal: AbortSignal): Promise<ProviderResult>;
+  /**
+   * Hits for page `q.page` (PAGE_SIZE per page). Throws ProviderError on upstream failures. The
+   * service always passes the viewer; upstreams ignore it, the local index refuses to search
+   * without it (it holds pages private to accounts).
+   */
+  search(q: SearchQuery, signal: AbortSignal, viewer?: SearchViewer): Promise<ProviderResult>;
 }

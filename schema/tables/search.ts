@@ -12,22 +12,37 @@ import {
   real,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts.ts";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
- * The local search index (issue: Search API): one row per document, keyed by its normalised URL.
- * Fed by every successful fetch, `osprey index add` (crawl through the fetch pipeline) and
- * `osprey index import --jsonl`.
+ * Who may see a document: GLOBAL_OWNER (every account) or one account's id. A sentinel rather than
+ * null because the postings index orders a term's postings by impact within (term, owner), and an
+ * ordered index scan needs an equality on owner (`is null` does not give the planner one).
+ */
+export const GLOBAL_OWNER = "";
+
+/**
+ * The local search index (issue: Search API): one row per (owner, normalised URL). Fed by
+ * `osprey index add` (crawl through the fetch pipeline) and `osprey index import --jsonl`, which are
+ * global, and by every successful fetch, which is private to the fetching account unless the
+ * operator shares public pages (OSPREY_SEARCH_SHARE_PUBLIC_PAGES) and the page is public by every
+ * sign (search/page-visibility.ts). Two accounts fetching one URL get a copy each.
  */
 export const searchDocuments = pgTable(
   "search_documents",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    /** Normalised URL (lower-case scheme and host, no fragment, no default port): the identity. */
-    url: text("url").notNull().unique(),
+    /** Normalised URL (lower-case scheme and host, no fragment, no default port). */
+    url: text("url").notNull(),
+    /**
+     * GLOBAL_OWNER, or the account that fetched the page (no foreign key: deleting a document must
+     * go through the writer, which maintains df and the collection stats).
+     */
+    ownerAccountId: text("owner_account_id").notNull().default(GLOBAL_OWNER),
     title: text("title").notNull().default(""),
     /** The document's text as indexed (snippets are cut from it). */
     body: text("body").notNull().default(""),
@@ -53,6 +68,9 @@ export const searchDocuments = pgTable(
   },
   (t) => [
     check("search_documents_type_check", sql`${t.type} in ('web', 'news', 'research_paper')`),
+    // The identity. url first: the ranking's "does this account hold its own copy of this URL"
+    // probe and the operator's remove-by-URL both look up by url.
+    uniqueIndex("search_documents_url_owner_idx").on(t.url, t.ownerAccountId),
     // The filter indexes end in id so that a filtered query collects the ids it may rank with an
     // index-only scan (ranking.ts), not a pass over the documents' text.
     index("search_documents_host_idx").on(t.host),
@@ -74,6 +92,8 @@ export const searchPostings = pgTable(
      * read them to maintain df), and a per-row FK check costs a third of bulk-import time.
      */
     docId: bigint("doc_id", { mode: "number" }).notNull(),
+    /** The document's owner_account_id, copied so a term's postings are read per visibility. */
+    ownerAccountId: text("owner_account_id").notNull().default(GLOBAL_OWNER),
     /** Term frequency (title occurrences may be weighted: see the ranking module). */
     tf: real("tf").notNull(),
     /** Document length copied here so scoring needs no join for the BM25 length norm. */
@@ -87,8 +107,10 @@ export const searchPostings = pgTable(
   (t) => [
     // No primary key: (term, doc_id) is unique by construction (the writer replaces a document's
     // postings whole under the stats-row lock). This covering index gives a term's postings best
-    // first with an index-only scan instead of one heap visit per posting.
-    index("search_postings_term_impact_idx").on(t.term, t.impact.desc(), t.docId, t.tf, t.docLength),
+    // first with an index-only scan instead of one heap visit per posting, separately for the
+    // global documents and for one account's own: the per-term cap then counts only documents the
+    // searching account may see, so other accounts' pages never crowd its results out.
+    index("search_postings_term_owner_impact_idx").on(t.term, t.ownerAccountId, t.impact.desc(), t.docId, t.tf, t.docLength),
     index("search_postings_doc_idx").on(t.docId),
   ],
 );

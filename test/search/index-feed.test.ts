@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogFields, Logger } from "../../functions/lib/logger.ts";
-import { createIndexFeed } from "../../functions/search/index-feed.ts";
+import { createIndexFeed, OPERATOR_SOURCE } from "../../functions/search/index-feed.ts";
 import type { IndexDocument, IndexWriter } from "../../functions/search/local/document.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
@@ -45,10 +45,10 @@ describe("index feed", () => {
   it("upserts after the current turn, batched, the latest version of a URL once", async () => {
     const rec = recordingWriter();
     const feed = createIndexFeed(rec.writer, { logger: recordingLogger().logger, batchSize: 2 });
-    feed.offer(doc("https://a.example/1", "old"));
-    feed.offer(doc("https://a.example/2"));
-    feed.offer(doc("https://a.example/1", "new"));
-    feed.offer(doc("https://a.example/3"));
+    feed.offer(doc("https://a.example/1", "old"), OPERATOR_SOURCE);
+    feed.offer(doc("https://a.example/2"), OPERATOR_SOURCE);
+    feed.offer(doc("https://a.example/1", "new"), OPERATOR_SOURCE);
+    feed.offer(doc("https://a.example/3"), OPERATOR_SOURCE);
     expect(rec.batches).toEqual([]);
     await feed.whenIdle();
     expect(rec.batches.map((b) => b.length)).toEqual([2, 1]);
@@ -74,7 +74,7 @@ describe("index feed", () => {
       count: async () => 0,
     };
     const feed = createIndexFeed(writer, { logger: recordingLogger().logger, batchSize: 1, concurrency: 2 });
-    for (let i = 0; i < 7; i++) feed.offer(doc(`https://a.example/${i}`));
+    for (let i = 0; i < 7; i++) feed.offer(doc(`https://a.example/${i}`), OPERATOR_SOURCE);
     await feed.whenIdle();
     expect(most).toBe(2);
     expect(feed.stats().inserted).toBe(7);
@@ -92,9 +92,9 @@ describe("index feed", () => {
       count: async () => 0,
     };
     const feed = createIndexFeed(writer, { logger, batchSize: 1, maxQueue: 2 });
-    feed.offer(doc("https://a.example/1"));
-    feed.offer(doc("https://a.example/2"));
-    feed.offer(doc("https://a.example/3"));
+    feed.offer(doc("https://a.example/1"), OPERATOR_SOURCE);
+    feed.offer(doc("https://a.example/2"), OPERATOR_SOURCE);
+    feed.offer(doc("https://a.example/3"), OPERATOR_SOURCE);
     await feed.whenIdle();
     expect(feed.stats()).toMatchObject({ offered: 3, dropped: 1, failed: 1, rejected: 1 });
     expect(lines.find((l) => l.level === "warn")?.fields).toEqual({ url: "https://a.example/1" });

@@ -1,16 +1,16 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../functions/db/db.ts";
-import { analyze } from "../../functions/search/analyze.ts";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
 import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
-import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
 import { bm25Page, DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { expectConsistent, referenceScores, rows } from "../helpers/search-index.ts";
 
 const clock = { now: () => new Date("2026-06-15T12:00:00Z") };
 const signal = new AbortController().signal;
+/** The searching account (the documents here are all global, as imports are). */
+const viewer = { accountId: "acct_local_index" };
 const query = (text: string, o: Partial<SearchQuery> = {}): SearchQuery => ({
   text,
   location: "US",
@@ -21,28 +21,6 @@ const query = (text: string, o: Partial<SearchQuery> = {}): SearchQuery => ({
   page: 0,
   ...o,
 });
-
-async function rows<T>(db: Db, q: SQL): Promise<T[]> {
-  return ((await db.execute(q)) as unknown as { rows: T[] }).rows;
-}
-
-/** df and collection stats must equal what the postings and documents say. */
-async function expectConsistent(db: Db): Promise<void> {
-  const drift = await rows(
-    db,
-    sql`select coalesce(t.term, p.term) as term, t.df, p.n from search_terms t
-        full join (select term, count(*)::int as n from search_postings group by term) p on p.term = t.term
-        where t.df is distinct from p.n`,
-  );
-  expect(drift).toEqual([]);
-  const [stats] = await rows<{ doc_count: string; total_length: string }>(db, sql`select * from search_stats where id = 1`);
-  const [docs] = await rows<{ n: string; len: string | null }>(
-    db,
-    sql`select count(*) as n, sum(length) as len from search_documents`,
-  );
-  expect(Number(stats?.doc_count ?? 0)).toBe(Number(docs?.n));
-  expect(Number(stats?.total_length ?? 0)).toBe(Number(docs?.len ?? 0));
-}
 
 const CORPUS: IndexDocument[] = [
   { url: "https://a.example.com/1", title: "Cats", text: "The cat chased another cat around the garden." },
@@ -72,34 +50,6 @@ const CORPUS: IndexDocument[] = [
   },
   { url: "https://papers.example/7", title: "Feline behaviour", text: "Cat play behaviour.", type: "research_paper", year: 2023 },
 ];
-
-/** The same formula in JS, from the corpus itself (title terms count `titleWeight` times). */
-function referenceScores(docs: IndexDocument[], text: string, k1 = 0.9, b = 0.4): Map<string, number> {
-  const w = DEFAULT_RANKING.titleWeight;
-  const tfs = docs.map((d) => {
-    const m = new Map<string, number>();
-    for (const t of analyze(d.title)) m.set(t, (m.get(t) ?? 0) + w);
-    for (const t of analyze(d.text)) m.set(t, (m.get(t) ?? 0) + 1);
-    return m;
-  });
-  const lengths = tfs.map((m) => [...m.values()].reduce((a, c) => a + c, 0));
-  const avgdl = lengths.reduce((s, l) => s + l, 0) / docs.length;
-  const scores = new Map<string, number>();
-  const qtf = new Map<string, number>();
-  for (const t of analyze(text)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
-  for (const [t, n] of qtf) {
-    const df = tfs.filter((m) => m.has(t)).length;
-    if (df === 0) continue;
-    const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
-    tfs.forEach((m, i) => {
-      const tf = m.get(t) ?? 0;
-      if (tf === 0) return;
-      const url = docs[i]?.url as string;
-      scores.set(url, (scores.get(url) ?? 0) + (n * idf * tf) / (tf + k1 * (1 - b + (b * (lengths[i] ?? 0)) / avgdl)));
-    });
-  }
-  return scores;
-}
 
 describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }) => {
   let database: TestDatabase;
@@ -155,7 +105,7 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
       const expected = referenceScores(CORPUS, text);
       const got = new Map<string, number>();
       for (const domainType of ["web", "news", "research_paper"] as const) {
-        for (const r of await bm25Page(database.db, query(text, { domainType }), clock, DEFAULT_BM25, 100)) {
+        for (const r of await bm25Page(database.db, query(text, { domainType }), viewer, clock, DEFAULT_BM25, 100)) {
           got.set(r.url, Number(r.score));
         }
       }
@@ -165,19 +115,19 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
   });
 
   it("ranks by score, returns snippets with the query terms, site names and metadata", async () => {
-    const r = await index.provider.search(query("cat"), signal);
+    const r = await index.provider.search(query("cat"), signal, viewer);
     expect(r.hits.map((h) => h.url)).toEqual(["https://a.example.com/1", "https://b.example.org/2"]);
     expect(r.total).toBe(2);
     expect(r.hits[0]).toMatchObject({ rank: 1, siteName: "a.example.com", title: "Cats" });
     for (const h of r.hits) expect(h.snippet.toLowerCase()).toContain("cat");
-    const paper = await index.provider.search(query("genetics", { domainType: "research_paper" }), signal);
+    const paper = await index.provider.search(query("genetics", { domainType: "research_paper" }), signal, viewer);
     expect(paper.hits[0]).toMatchObject({ year: 2019, authors: ["A. Author"] });
-    expect((await index.provider.search(query("the of"), signal)).hits).toEqual([]);
+    expect((await index.provider.search(query("the of"), signal, viewer)).hits).toEqual([]);
   });
 
   it("filters: type, include/exclude domains with subdomains, dates, recency, years", async () => {
     const urls = async (text: string, o: Partial<SearchQuery>) =>
-      (await index.provider.search(query(text, o), signal)).hits.map((h) => h.url).sort();
+      (await index.provider.search(query(text, o), signal, viewer)).hits.map((h) => h.url).sort();
     expect(await urls("cat", { includeDomains: ["example.com"] })).toEqual(["https://a.example.com/1"]);
     expect(await urls("cat", { excludeDomains: ["example.com"] })).toEqual(["https://b.example.org/2"]);
     expect(await urls("cat", { includeDomains: ["ample.com"] })).toEqual([]);
@@ -197,14 +147,15 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
     }));
     await index.writer.upsert(many);
     const pages = [];
-    for (let page = 0; page < 3; page++) pages.push((await index.provider.search(query("pagetest", { page }), signal)).hits);
+    for (let page = 0; page < 3; page++)
+      pages.push((await index.provider.search(query("pagetest", { page }), signal, viewer)).hits);
     expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
     const all = pages.flat().map((h) => h.url);
     expect(new Set(all).size).toBe(25);
     expect(pages[1]?.[0]?.rank).toBe(11);
     expect(all[0]).toBe("https://paging.example/0"); // shortest document first
     // A common term's postings are read best impact first, at most maxPostingsPerTerm of them.
-    const capped = await bm25Page(database.db, query("pagetest"), clock, { ...DEFAULT_BM25, maxPostingsPerTerm: 3 });
+    const capped = await bm25Page(database.db, query("pagetest"), viewer, clock, { ...DEFAULT_BM25, maxPostingsPerTerm: 3 });
     expect(capped.map((r) => r.url)).toEqual(all.slice(0, 3));
   });
 
@@ -224,7 +175,7 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
     expect(lang?.language).toBe("fr");
     // French stemming on both sides: "chat" finds "chats", "dormir" does not but "dorment" does.
     const hit = async (text: string, language: string) =>
-      (await index.provider.search(query(text, { language }), signal)).hits.map((h) => h.url);
+      (await index.provider.search(query(text, { language }), signal, viewer)).hits.map((h) => h.url);
     expect(await hit("chat", "fr")).toContain("https://fr.example/chats");
     expect(await hit("日本首都", "zh")).toEqual(["https://zh.example/tokyo"]);
     expect(await hit("人口", "zh")).toEqual(["https://zh.example/tokyo"]);
@@ -239,7 +190,7 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
       { url: "https://nota_b.example/4", title: "wildcard host", text: "underscored" },
     ]);
     const urls = async (o: Partial<SearchQuery>) =>
-      (await index.provider.search(query("underscored", o), signal)).hits.map((h) => h.url).sort();
+      (await index.provider.search(query("underscored", o), signal, viewer)).hits.map((h) => h.url).sort();
     expect(await urls({ includeDomains: ["a_b.example"] })).toEqual(["https://a_b.example/1", "https://deep.sub.a_b.example/3"]);
     expect(await urls({ excludeDomains: ["a_b.example"] })).toEqual(["https://axb.example/2", "https://nota_b.example/4"]);
   });
@@ -272,7 +223,7 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
     await index.writer.upsert([...strong, ...weak]);
     const cap = { ...DEFAULT_BM25, maxPostingsPerTerm: 3 };
     const urls = async (o: Partial<SearchQuery>) =>
-      (await bm25Page(database.db, query("crowded", o), clock, cap)).map((r) => r.url);
+      (await bm25Page(database.db, query("crowded", o), viewer, clock, cap)).map((r) => r.url);
     expect(await urls({ domainType: "news" })).toEqual(["https://wire.example/n1", "https://wire.example/n2"]);
     expect(await urls({ includeDomains: ["quiet.example"] })).toEqual(["https://quiet.example/p"]);
     expect(await urls({ excludeDomains: ["crowd.example"] })).toEqual(["https://quiet.example/p"]);
@@ -280,8 +231,8 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
     // Unfiltered web queries keep the fast path: the 3 best postings, all of the crowded host.
     expect((await urls({})).every((u) => u.startsWith("https://crowd.example/"))).toBe(true);
     // The same ranking as an uncapped query, for the filtered slice.
-    const exact = await bm25Page(database.db, query("crowded", { domainType: "news" }), clock, DEFAULT_BM25);
-    const capped = await bm25Page(database.db, query("crowded", { domainType: "news" }), clock, cap);
+    const exact = await bm25Page(database.db, query("crowded", { domainType: "news" }), viewer, clock, DEFAULT_BM25);
+    const capped = await bm25Page(database.db, query("crowded", { domainType: "news" }), viewer, clock, cap);
     expect(capped.map((r) => [r.url, r.score])).toEqual(exact.map((r) => [r.url, r.score]));
   });
 });

@@ -6,6 +6,12 @@ import type { DomainType } from "../types.ts";
  */
 export interface IndexDocument {
   url: string;
+  /**
+   * The account that alone may find this copy; absent: every account (operator imports and
+   * crawls, and fetched pages the operator shares: index-feed.ts decides). One URL has at most one
+   * copy per owner.
+   */
+  ownerAccountId?: string;
   title: string;
   text: string;
   siteName?: string;
@@ -25,7 +31,7 @@ export interface IndexDocument {
 export interface UpsertResult {
   inserted: number;
   updated: number;
-  /** Same URL with identical content: nothing to do. */
+  /** Same owner and URL with identical content: nothing to do. */
   unchanged: number;
   /** Refused (no usable URL, no text): with the reason per URL. */
   rejected: { url: string; reason: string }[];
@@ -34,6 +40,8 @@ export interface UpsertResult {
 /** The local index's write side (implemented in local-index.ts). */
 export interface IndexWriter {
   upsert(docs: IndexDocument[]): Promise<UpsertResult>;
+  /** The operator's removal (`osprey index remove`): every copy of the URL, global and private. */
   remove(url: string): Promise<boolean>;
+  /** Documents in the index, every copy counted (an operator's figure). */
   count(): Promise<number>;
 }

@@ -1,13 +1,14 @@
 /**
  * The local search index (always on, the embedded default): documents, postings and statistics in
  * the database (PGlite, Postgres or Neon alike), BM25 computed there (ranking.ts), query-biased
- * snippets cut here (snippet.ts).
+ * snippets cut here (snippet.ts). Each search sees the global documents and the searching
+ * account's own.
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/db.ts";
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import { makeSnippet } from "../snippet.ts";
-import type { ProviderResult, SearchHit, SearchProvider, SearchQuery } from "../types.ts";
+import type { ProviderResult, SearchHit, SearchProvider, SearchQuery, SearchViewer } from "../types.ts";
 import type { IndexWriter } from "./document.ts";
 import { DEFAULT_RANKING, type RankingOptions } from "./prepare.ts";
 import { type Bm25Params, bm25Page, DEFAULT_BM25, type DocumentRow } from "./ranking.ts";
@@ -57,9 +58,10 @@ export function createLocalIndex(opts: LocalIndexOptions): LocalIndex {
   const provider: SearchProvider = {
     name: "local",
     supports: () => true,
-    async search(q: SearchQuery, signal: AbortSignal): Promise<ProviderResult> {
+    async search(q: SearchQuery, signal: AbortSignal, viewer?: SearchViewer): Promise<ProviderResult> {
       signal.throwIfAborted();
-      const rows = await bm25Page(opts.db, q, clock, bm25);
+      // Without a viewer bm25Page throws: the index holds pages private to accounts.
+      const rows = await bm25Page(opts.db, q, viewer as SearchViewer, clock, bm25);
       const first = q.page * 10;
       return {
         hits: rows.map((r, i) => toHit(r, q, first + i + 1)),

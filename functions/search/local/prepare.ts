@@ -1,8 +1,9 @@
 /**
- * Turns an IndexDocument into what the index stores: the normalised URL (the identity), the
- * analysed terms with their (title-weighted) frequencies, the length and a content hash.
+ * Turns an IndexDocument into what the index stores: the owner and normalised URL (the identity),
+ * the analysed terms with their (title-weighted) frequencies, the length and a content hash.
  */
 import { createHash } from "node:crypto";
+import { GLOBAL_OWNER } from "../../../schema/tables/search.ts";
 import { analyze, detectLanguage } from "../analyze.ts";
 import { DOMAIN_TYPES, type DomainType } from "../types.ts";
 import type { IndexDocument } from "./document.ts";
@@ -20,6 +21,8 @@ export const DEFAULT_RANKING: RankingOptions = { titleWeight: 3 };
 
 export interface PreparedDocument {
   url: string;
+  /** GLOBAL_OWNER or an account id. */
+  ownerAccountId: string;
   host: string;
   title: string;
   body: string;
@@ -93,6 +96,7 @@ export function prepareDocument(doc: IndexDocument, ranking: RankingOptions): Pr
   const authors = Array.isArray(doc.authors) ? doc.authors.filter((a) => typeof a === "string" && a.trim()) : null;
   const prepared: PreparedDocument = {
     url: url.toString(),
+    ownerAccountId: doc.ownerAccountId || GLOBAL_OWNER,
     host: url.hostname.toLowerCase(),
     title,
     body,
@@ -110,7 +114,8 @@ export function prepareDocument(doc: IndexDocument, ranking: RankingOptions): Pr
     contentHash: "",
     postings,
   };
-  const { postings: _p, contentHash: _h, ...hashed } = prepared;
+  // The owner is part of the identity, not of the content (hashes stay valid across visibilities).
+  const { postings: _p, contentHash: _h, ownerAccountId: _o, ...hashed } = prepared;
   prepared.contentHash = createHash("sha256")
     .update(JSON.stringify({ ...hashed, titleWeight: ranking.titleWeight }))
     .digest("base64url");

@@ -4,12 +4,18 @@
  * Σ qtf · idf · tf / (tf + k1 · (1 - b + b · dl / avgdl)). N and avgdl come from search_stats, df
  * from search_terms, tf and dl from the postings, so every instance ranks identically with no
  * index in memory. Filters apply before ordering; a page is OFFSET page·PAGE_SIZE.
+ *
+ * An account sees the global documents and its own (search_documents.owner_account_id); where it
+ * holds its own copy of a URL that also has a global copy, only its own. N, avgdl and df are
+ * collection-wide (every copy of every account counts), so they move a little with pages other
+ * accounts fetch; no other account's URL, title or text can reach a result.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { GLOBAL_OWNER } from "../../../schema/tables/search.ts";
 import type { Db } from "../../db/db.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { analyze } from "../analyze.ts";
-import { PAGE_SIZE, type SearchQuery } from "../types.ts";
+import { PAGE_SIZE, type SearchQuery, type SearchViewer } from "../types.ts";
 
 export interface Bm25Params {
   k1: number;
@@ -19,7 +25,9 @@ export interface Bm25Params {
    * exactly; for a more common term (low IDF) the documents past this many contribute nothing,
    * which bounds query time on large indexes at a small cost in recall. Under a narrowing filter
    * (see `narrows`) the cap counts only the documents that pass the filter, so a small slice of a
-   * large index is not starved by the best postings of documents the filter drops.
+   * large index is not starved by the best postings of documents the filter drops. The cap is
+   * counted separately for the global documents and for the searching account's own, so other
+   * accounts' pages never take its places either.
    */
   maxPostingsPerTerm: number;
 }
@@ -92,20 +100,40 @@ export function narrows(q: SearchQuery): boolean {
 }
 
 /**
- * A term's postings for scoring: all of them when the term is in at most `cap` documents, else the
- * `cap` best by impact (among the documents the filter keeps, when it narrows: the ids in `f`,
- * read once per query and probed as a hash, so no document row is visited per posting).
+ * A term's postings for scoring, among the documents `owner` (the global ones, or one account's)
+ * holds: all of them when the term is in at most `cap` documents, else the `cap` best by impact
+ * (among the documents the filter keeps, when it narrows: the ids in `f`, read once per query and
+ * probed as a hash, so no document row is visited per posting). Each branch is one ordered range
+ * of search_postings_term_owner_impact_idx: the owner is an equality, so the best come first.
  */
-function postingsOf(q: SearchQuery, cap: number): SQL {
+function postingsOf(q: SearchQuery, cap: number, owner: string): SQL {
   if (!narrows(q)) {
-    return sql`select doc_id, tf, doc_length from search_postings p
-      where p.term = w.term order by p.impact desc limit ${cap}`;
+    return sql`(select doc_id, tf, doc_length from search_postings p
+      where p.term = w.term and p.owner_account_id = ${owner} order by p.impact desc limit ${cap})`;
   }
-  return sql`select doc_id, tf, doc_length from search_postings p where p.term = w.term and w.df <= ${cap}
+  return sql`(select doc_id, tf, doc_length from search_postings p
+      where p.term = w.term and p.owner_account_id = ${owner} and w.df <= ${cap})
     union all
     (select p.doc_id, p.tf, p.doc_length from search_postings p
-     where p.term = w.term and w.df > ${cap} and p.doc_id in (select id from f)
+     where p.term = w.term and p.owner_account_id = ${owner} and w.df > ${cap} and p.doc_id in (select id from f)
      order by p.impact desc limit ${cap})`;
+}
+
+/**
+ * The documents `viewer` may see: the global ones and its own, except a global copy of a URL it
+ * holds itself (its own copy answers; a probe of search_documents_url_owner_idx).
+ */
+export function visibleSql(viewer: SearchViewer): SQL {
+  const account = viewerAccount(viewer);
+  return sql`(d.owner_account_id = ${account} or (d.owner_account_id = ${GLOBAL_OWNER} and not exists (
+    select 1 from search_documents o where o.url = d.url and o.owner_account_id = ${account})))`;
+}
+
+/** The viewer's account id; a missing one is a programming error, never "global only". */
+function viewerAccount(viewer: SearchViewer | undefined): string {
+  const id = viewer?.accountId;
+  if (typeof id !== "string" || id === GLOBAL_OWNER) throw new Error("a local index search needs the searching account");
+  return id;
 }
 
 /** The query's terms (repeats kept: a repeated term weighs more, as in Lucene's boolean query). */
@@ -114,12 +142,13 @@ export function queryTerms(q: SearchQuery): string[] {
 }
 
 /**
- * One page of documents ranked by BM25 (ties by id), each with its score and the number of all
- * matching documents.
+ * One page of the documents `viewer` may see, ranked by BM25 (ties by id), each with its score and
+ * the number of all matching documents it may see.
  */
 export async function bm25Page(
   db: Db,
   q: SearchQuery,
+  viewer: SearchViewer,
   clock: Clock,
   params: Bm25Params,
   limit = PAGE_SIZE,
@@ -127,6 +156,8 @@ export async function bm25Page(
   const terms = queryTerms(q);
   if (terms.length === 0) return [];
   const { k1, b } = params;
+  const account = viewerAccount(viewer);
+  const cap = params.maxPostingsPerTerm;
   const result = await db.execute(sql`
     with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
     st as (
@@ -138,12 +169,13 @@ export async function bm25Page(
       from q join search_terms t on t.term = q.term cross join st),
     s as (
       select p.doc_id, sum(w.wt * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
-      from w cross join st cross join lateral (${postingsOf(q, params.maxPostingsPerTerm)}) p
+      from w cross join st cross join lateral (
+        ${postingsOf(q, cap, GLOBAL_OWNER)} union all ${postingsOf(q, cap, account)}) p
       group by p.doc_id),
     r as (
       select s.doc_id, s.score, count(*) over () as total
       from s join search_documents d on d.id = s.doc_id
-      where ${filterSql(q, clock)}
+      where ${filterSql(q, clock)} and ${visibleSql(viewer)}
       order by s.score desc, s.doc_id
       limit ${limit} offset ${q.page * PAGE_SIZE})
     select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,

@@ -3,6 +3,8 @@
  * first locks the collection-stats row: writers are serialised there, so document frequencies and
  * collection stats stay exact under concurrent upserts (and two writers of one new URL cannot both
  * insert it), at the price of one writer at a time — bulk import batches, so that is cheap.
+ * A document is identified by (owner, URL): one URL may have a global copy and a private copy per
+ * account, each counted in the df and collection stats as a document of its own.
  * Postings and df changes go in as a few set-based statements over arrays (unnest), not per row.
  */
 import { type SQL, sql } from "drizzle-orm";
@@ -18,6 +20,9 @@ async function rows<T>(db: Db, query: SQL): Promise<T[]> {
 
 /** One array-valued parameter (drizzle would otherwise spread a JS array into a list). */
 const arr = (values: unknown[], type: string): SQL => sql`${sql.param(values)}::${sql.raw(type)}`;
+
+/** A document's identity as a map key. */
+const identity = (ownerAccountId: string, url: string) => `${ownerAccountId} ${url}`;
 
 async function lockStats(tx: Db): Promise<void> {
   await tx.execute(sql`insert into search_stats (id, doc_count, total_length) values (1, 0, 0) on conflict (id) do nothing`);
@@ -42,6 +47,7 @@ async function dropPostings(tx: Db, docIds: number[]): Promise<void> {
 async function insertDocuments(tx: Db, docs: PreparedDocument[]): Promise<Map<string, number>> {
   const cols = {
     url: docs.map((d) => d.url),
+    owner: docs.map((d) => d.ownerAccountId),
     title: docs.map((d) => d.title),
     body: docs.map((d) => d.body),
     site: docs.map((d) => d.siteName),
@@ -58,24 +64,24 @@ async function insertDocuments(tx: Db, docs: PreparedDocument[]): Promise<Map<st
     length: docs.map((d) => d.length),
     hash: docs.map((d) => d.contentHash),
   };
-  const inserted = await rows<{ id: string | number; url: string }>(
+  const inserted = await rows<{ id: string | number; url: string; owner_account_id: string }>(
     tx,
-    sql`insert into search_documents (url, title, body, site_name, host, type, language, published_at, publisher,
-          authors, venue, year, pdf_url, cited_by_count, length, content_hash)
-        select u.url, u.title, u.body, u.site, u.host, u.type, u.lang, u.pub::date, u.publisher,
+    sql`insert into search_documents (url, owner_account_id, title, body, site_name, host, type, language, published_at,
+          publisher, authors, venue, year, pdf_url, cited_by_count, length, content_hash)
+        select u.url, u.owner, u.title, u.body, u.site, u.host, u.type, u.lang, u.pub::date, u.publisher,
           case when u.authors is null then null
                else array(select jsonb_array_elements_text(u.authors::jsonb)) end,
           u.venue, u.year, u.pdf, u.cited, u.length, u.hash
-        from unnest(${arr(cols.url, "text[]")}, ${arr(cols.title, "text[]")}, ${arr(cols.body, "text[]")},
+        from unnest(${arr(cols.url, "text[]")}, ${arr(cols.owner, "text[]")}, ${arr(cols.title, "text[]")}, ${arr(cols.body, "text[]")},
           ${arr(cols.site, "text[]")}, ${arr(cols.host, "text[]")}, ${arr(cols.type, "text[]")},
           ${arr(cols.lang, "text[]")}, ${arr(cols.pub, "text[]")}, ${arr(cols.publisher, "text[]")},
           ${arr(cols.authors, "text[]")}, ${arr(cols.venue, "text[]")}, ${arr(cols.year, "int[]")},
           ${arr(cols.pdf, "text[]")}, ${arr(cols.cited, "int[]")}, ${arr(cols.length, "int[]")},
           ${arr(cols.hash, "text[]")})
-          as u(url, title, body, site, host, type, lang, pub, publisher, authors, venue, year, pdf, cited, length, hash)
-        returning id, url`,
+          as u(url, owner, title, body, site, host, type, lang, pub, publisher, authors, venue, year, pdf, cited, length, hash)
+        returning id, url, owner_account_id`,
   );
-  return new Map(inserted.map((r) => [r.url, Number(r.id)]));
+  return new Map(inserted.map((r) => [identity(r.owner_account_id, r.url), Number(r.id)]));
 }
 
 /** The k1 and b the stored impacts use (the defaults; a query may rank with others). */
@@ -84,14 +90,16 @@ const IMPACT_B = 0.4;
 
 async function insertPostings(tx: Db, docs: PreparedDocument[], ids: Map<string, number>, avgdl: number): Promise<void> {
   const terms: string[] = [];
+  const owners: string[] = [];
   const docIds: number[] = [];
   const tfs: number[] = [];
   const lengths: number[] = [];
   for (const d of docs) {
-    const id = ids.get(d.url);
+    const id = ids.get(identity(d.ownerAccountId, d.url));
     if (id === undefined) throw new Error(`document ${d.url} was not inserted`);
     for (const [term, p] of d.postings) {
       terms.push(term);
+      owners.push(d.ownerAccountId);
       docIds.push(id);
       tfs.push(p.tf);
       lengths.push(d.length);
@@ -99,11 +107,11 @@ async function insertPostings(tx: Db, docs: PreparedDocument[], ids: Map<string,
   }
   if (terms.length === 0) return;
   await tx.execute(sql`
-    insert into search_postings (term, doc_id, tf, doc_length, impact)
-    select u.term, u.doc_id, u.tf, u.len, u.tf / (u.tf + ${IMPACT_K1}::float8 * (1 - ${IMPACT_B}::float8
+    insert into search_postings (term, owner_account_id, doc_id, tf, doc_length, impact)
+    select u.term, u.owner, u.doc_id, u.tf, u.len, u.tf / (u.tf + ${IMPACT_K1}::float8 * (1 - ${IMPACT_B}::float8
       + ${IMPACT_B}::float8 * u.len / greatest(${avgdl}::float8, 1)))
-    from unnest(${arr(terms, "text[]")}, ${arr(docIds, "bigint[]")}, ${arr(tfs, "real[]")},
-      ${arr(lengths, "int[]")}) as u(term, doc_id, tf, len)`);
+    from unnest(${arr(terms, "text[]")}, ${arr(owners, "text[]")}, ${arr(docIds, "bigint[]")}, ${arr(tfs, "real[]")},
+      ${arr(lengths, "int[]")}) as u(term, owner, doc_id, tf, len)`);
   await tx.execute(sql`
     insert into search_terms (term, df)
     select term, count(*)::int from unnest(${arr(terms, "text[]")}) as u(term) group by term order by term
@@ -113,20 +121,31 @@ async function insertPostings(tx: Db, docs: PreparedDocument[], ids: Map<string,
 async function upsertBatch(db: Db, batch: PreparedDocument[], result: UpsertResult): Promise<void> {
   await db.transaction(async (tx) => {
     await lockStats(tx);
-    const existing = await rows<{ id: string | number; url: string; content_hash: string; length: number }>(
+    const existing = await rows<{
+      id: string | number;
+      url: string;
+      owner_account_id: string;
+      content_hash: string;
+      length: number;
+    }>(
       tx,
-      sql`select id, url, content_hash, length from search_documents where url = any(${arr(
-        batch.map((d) => d.url),
-        "text[]",
-      )})`,
+      sql`select d.id, d.url, d.owner_account_id, d.content_hash, d.length
+        from unnest(${arr(
+          batch.map((d) => d.url),
+          "text[]",
+        )}, ${arr(
+          batch.map((d) => d.ownerAccountId),
+          "text[]",
+        )}) as k(url, owner)
+        join search_documents d on d.url = k.url and d.owner_account_id = k.owner`,
     );
-    const byUrl = new Map(existing.map((e) => [e.url, e]));
+    const byIdentity = new Map(existing.map((e) => [identity(e.owner_account_id, e.url), e]));
     const write: PreparedDocument[] = [];
     const replaced: number[] = [];
     let lengthDelta = 0;
     let inserted = 0;
     for (const d of batch) {
-      const old = byUrl.get(d.url);
+      const old = byIdentity.get(identity(d.ownerAccountId, d.url));
       if (old && old.content_hash === d.contentHash) {
         result.unchanged++;
         continue;
@@ -163,15 +182,16 @@ export function createIndexWriter(db: Db, ranking: RankingOptions): IndexWriter 
   return {
     async upsert(docs: IndexDocument[]): Promise<UpsertResult> {
       const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0, rejected: [] };
-      // The last copy of a URL in the call wins.
+      // The last copy of an (owner, URL) in the call wins.
       const unique = new Map<string, PreparedDocument>();
       for (const doc of docs) {
         const p = prepareDocument(doc, ranking);
         if ("reason" in p) result.rejected.push({ url: String(doc?.url ?? ""), reason: p.reason });
         else {
-          if (unique.has(p.url)) result.unchanged++;
-          unique.delete(p.url);
-          unique.set(p.url, p);
+          const id = identity(p.ownerAccountId, p.url);
+          if (unique.has(id)) result.unchanged++;
+          unique.delete(id);
+          unique.set(id, p);
         }
       }
       const all = [...unique.values()];
@@ -188,15 +208,18 @@ export function createIndexWriter(db: Db, ranking: RankingOptions): IndexWriter 
       }
       return db.transaction(async (tx) => {
         await lockStats(tx);
-        const [doc] = await rows<{ id: string | number; length: number }>(
+        // Every copy: an operator taking a URL down means it for every account.
+        const docs = await rows<{ id: string | number; length: number }>(
           tx,
           sql`select id, length from search_documents where url = ${key}`,
         );
-        if (!doc) return false;
-        await dropPostings(tx, [Number(doc.id)]);
-        await tx.execute(sql`delete from search_documents where id = ${Number(doc.id)}`);
-        await tx.execute(sql`update search_stats set doc_count = doc_count - 1,
-          total_length = total_length - ${Number(doc.length)} where id = 1`);
+        if (docs.length === 0) return false;
+        const ids = docs.map((d) => Number(d.id));
+        const length = docs.reduce((n, d) => n + Number(d.length), 0);
+        await dropPostings(tx, ids);
+        await tx.execute(sql`delete from search_documents where id = any(${arr(ids, "bigint[]")})`);
+        await tx.execute(sql`update search_stats set doc_count = doc_count - ${docs.length},
+          total_length = total_length - ${length} where id = 1`);
         return true;
       });
     },

@@ -1,0 +1,74 @@
+import { type SQL, sql } from "drizzle-orm";
+import { expect } from "vitest";
+import type { Db } from "../../functions/db/db.ts";
+import { analyze } from "../../functions/search/analyze.ts";
+import type { IndexDocument } from "../../functions/search/local/document.ts";
+import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
+
+/** Checks on the local index's tables shared by the search suites. */
+
+export async function rows<T>(db: Db, q: SQL): Promise<T[]> {
+  return ((await db.execute(q)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * df and collection stats must equal what the postings and documents say, and every posting must
+ * carry its document's owner.
+ */
+export async function expectConsistent(db: Db): Promise<void> {
+  const drift = await rows(
+    db,
+    sql`select coalesce(t.term, p.term) as term, t.df, p.n from search_terms t
+        full join (select term, count(*)::int as n from search_postings group by term) p on p.term = t.term
+        where t.df is distinct from p.n`,
+  );
+  expect(drift).toEqual([]);
+  const [stats] = await rows<{ doc_count: string; total_length: string }>(db, sql`select * from search_stats where id = 1`);
+  const [docs] = await rows<{ n: string; len: string | null }>(
+    db,
+    sql`select count(*) as n, sum(length) as len from search_documents`,
+  );
+  expect(Number(stats?.doc_count ?? 0)).toBe(Number(docs?.n));
+  expect(Number(stats?.total_length ?? 0)).toBe(Number(docs?.len ?? 0));
+  const stray = await rows(
+    db,
+    sql`select p.doc_id from search_postings p left join search_documents d on d.id = p.doc_id
+        where d.id is null or d.owner_account_id <> p.owner_account_id limit 5`,
+  );
+  expect(stray).toEqual([]);
+}
+
+/**
+ * BM25 by the same formula in JS, over every document of the collection (title terms count
+ * `titleWeight` times): the score of each document that contains a query term, keyed by `key`.
+ */
+export function referenceScores(
+  docs: IndexDocument[],
+  text: string,
+  { k1 = 0.9, b = 0.4, key = (d: IndexDocument) => d.url } = {},
+): Map<string, number> {
+  const w = DEFAULT_RANKING.titleWeight;
+  const tfs = docs.map((d) => {
+    const m = new Map<string, number>();
+    for (const t of analyze(d.title)) m.set(t, (m.get(t) ?? 0) + w);
+    for (const t of analyze(d.text)) m.set(t, (m.get(t) ?? 0) + 1);
+    return m;
+  });
+  const lengths = tfs.map((m) => [...m.values()].reduce((a, c) => a + c, 0));
+  const avgdl = lengths.reduce((s, l) => s + l, 0) / docs.length;
+  const scores = new Map<string, number>();
+  const qtf = new Map<string, number>();
+  for (const t of analyze(text)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  for (const [t, n] of qtf) {
+    const df = tfs.filter((m) => m.has(t)).length;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
+    tfs.forEach((m, i) => {
+      const tf = m.get(t) ?? 0;
+      if (tf === 0) return;
+      const k = key(docs[i] as IndexDocument);
+      scores.set(k, (scores.get(k) ?? 0) + (n * idf * tf) / (tf + k1 * (1 - b + (b * (lengths[i] ?? 0)) / avgdl)));
+    });
+  }
+  return scores;
+}
