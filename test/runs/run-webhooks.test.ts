@@ -89,6 +89,9 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run webhoo
     return getRun(accepted.run_id);
   }
 
+  /** The GET shape as a webhook body carries it: no live-view URL (its token needs no key). */
+  const atDelivery = (run: Json): Json => ({ ...run, streaming_url: null });
+
   const getRun = async (runId: string): Promise<Json> => (await (await h.ctx.call(key, `/v1/runs/${runId}`)).json()) as Json;
 
   async function deliveryOf(runId: string) {
@@ -144,8 +147,9 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run webhoo
     expect(Object.keys(payload).sort()).toEqual(["data", "timestamp", "type"]);
     expect(payload.type).toBe("run.completed");
     expect(payload.timestamp).toBe(run.finished_at);
-    expect(payload.data).toEqual(run);
+    expect(payload.data).toEqual(atDelivery(run));
     expect(payload.data).not.toHaveProperty("screenshots");
+    expect(req.body).not.toContain(new URL(run.streaming_url).pathname);
     expect(payload.data).toMatchObject({ status: "COMPLETED", result: { greeting: "Welcome, Ada", account: 4711 }, error: null });
     expect(req.body).not.toContain(LOGIN.password);
     // Standard Webhooks: the reference package verifies it with the account's secret.
@@ -171,7 +175,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run webhoo
     if (!req) throw new Error("no request");
     const payload = await verified(req);
     expect(payload.type).toBe("run.failed");
-    expect(payload.data).toEqual(run);
+    expect(payload.data).toEqual(atDelivery(run));
     expect(payload.data.error).toMatchObject({ code: "TASK_FAILED", message: "The page would not let me in." });
   });
 
@@ -204,7 +208,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run webhoo
     if (!req) throw new Error("no request");
     const payload = await verified(req);
     expect(payload).toMatchObject({ type: "run.cancelled", timestamp: run.finished_at });
-    expect(payload.data).toEqual(run);
+    expect(payload.data).toEqual(atDelivery(run));
   });
 
   it("500 then 200: two attempts with the same webhook-id, each verifiable; the run is unchanged", async () => {
@@ -218,7 +222,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run webhoo
     expect(row).toMatchObject({ status: "delivered", attempts: 2, lastStatus: 200, lastError: null });
     expect(r.requests).toHaveLength(2);
     expect(r.requests.map((q) => q.headers["webhook-id"])).toEqual([row.id, row.id]);
-    for (const q of r.requests) expect((await verified(q)).data).toEqual(run);
+    for (const q of r.requests) expect((await verified(q)).data).toEqual(atDelivery(run));
     expect((await attemptsOf(row.id)).map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([
       [1, 500, "retry"],
       [2, 200, "acknowledged"],
