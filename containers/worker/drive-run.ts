@@ -149,7 +149,8 @@ export async function driveRun(
       return outcome;
     } finally {
       const frames = (await live?.stop()) ?? [];
-      if (frames.length > 0) {
+      // A worker that lost the run leaves the recording to the new owner.
+      if (frames.length > 0 && stop.signal.reason !== LEASE_LOST) {
         await deps.blobs
           .put(recordingKey(runId), Buffer.from(JSON.stringify(frames)))
           .catch((err) => deps.logger.warn("could not store the recording", { run_id: runId, error: err }));
