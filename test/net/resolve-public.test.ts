@@ -1,3 +1,4 @@
+import type { LookupOptions } from "node:dns";
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { AddressPolicyError, resolvePublic } from "../../functions/net/address-policy.ts";
@@ -110,16 +111,20 @@ describe("DNS rebinding", () => {
     vi.spyOn(net.Socket.prototype, "connect").mockImplementation(function (this: net.Socket, ...args: unknown[]) {
       const first = args[0];
       const opts = (Array.isArray(first) ? first[0] : first) as net.TcpSocketConnectOpts;
-      // Ask the socket's own lookup where it is going, as net.connect would.
-      const dial = (address: string) => {
-        dialled.push(address);
-        if (address === "127.0.0.1") return (original as (...a: unknown[]) => net.Socket).apply(this, args);
-        // The public address is not reachable from a test: fail the socket as a refused one would.
-        this.destroy(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
-      };
-      if (!opts.lookup) process.nextTick(() => dial(opts.host ?? ""));
-      else opts.lookup(opts.host ?? "", { all: false }, (_err, a) => process.nextTick(() => dial(String(a))));
-      return this;
+      // The socket's own lookup says where it is going (as net.connect asks it); the public address
+      // is not reachable from a test, so its dial fails as a refused connection would.
+      const inner = opts.lookup;
+      if (!inner) dialled.push(opts.host ?? "");
+      else {
+        opts.lookup = ((host: string, o: LookupOptions, cb: (...r: unknown[]) => void) =>
+          inner(host, o, (err, a, family) => {
+            const address = Array.isArray(a) ? String(a[0]?.address) : String(a);
+            dialled.push(address);
+            if (address === "127.0.0.1") cb(err, a, family);
+            else cb(Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: "ECONNREFUSED" }));
+          })) as net.LookupFunction;
+      }
+      return (original as (...a: unknown[]) => net.Socket).apply(this, args);
     });
     const result = await safeFetch(`http://rebind.example.com:${origin.port}/`, { resolver });
     expect(result).toMatchObject({ ok: false, error: "target_unreachable" });
