@@ -15,6 +15,18 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
     describe: "local index: SciFact nDCG@10, query latency and import docs/s; 200k generated documents",
     run: () => import("./search.bench.ts").then((m) => m.searchBench()),
   },
+  fuzz: {
+    describe: "hostile requests to every operation of every surface (in process, PGlite); exits 1 on any 5xx",
+    run: () => import("./fuzz.bench.ts").then((m) => m.fuzzBench()),
+  },
+  load: {
+    describe: "requests per second, latency and statuses under concurrent load on the real server (osprey serve, PGlite)",
+    run: () => import("./load.bench.ts").then((m) => m.loadBench()),
+  },
+  egress: {
+    describe: "page loads through the browser egress proxy beside the same Chromium without one; bytes counted vs served",
+    run: () => import("./egress.bench.ts").then((m) => m.egressBench()),
+  },
   "fetch-load": {
     describe: "event-loop delay while 10-URL batches of the largest benchmark pages are fetched",
     run: () => import("./fetch-load.bench.ts").then((m) => m.fetchLoadBench()),
@@ -22,7 +34,7 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
 };
 
 // Options that take a value (`--db postgres://…`): their value is not a benchmark name.
-const VALUED = new Set(["--db", "--only", "--docs", "--k1", "--b", "--title-weight", "--max-postings"]);
+const VALUED = new Set(["--seed", "--per-op", "--db", "--only", "--docs", "--k1", "--b", "--title-weight", "--max-postings"]);
 const names = process.argv.slice(2).filter((a, i, all) => !a.startsWith("-") && !VALUED.has(all[i - 1] ?? ""));
 const unknown = names.filter((n) => !(n in BENCHES));
 if (unknown.length > 0) {

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LogFields, type Logger, silentLogger } from "../../functions/lib/logger.ts";
+import { DOCUMENTS } from "../../functions/openapi/write-openapi.ts";
+import type { TestContext } from "../helpers/app.ts";
+import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import {
+  createFuzzContext,
+  describeRequest,
+  type FuzzOperation,
+  fuzzKey,
+  generateRequests,
+  guardNetwork,
+  operationsOf,
+  prng,
+  runFuzz,
+  undocumentedOperations,
+} from "../helpers/fuzz.ts";
+
+/**
+ * The fast, deterministic cut of `npm run bench -- fuzz`: a fixed seed, a few hundred hostile
+ * requests spread over every operation of every surface. No answer may be a 5xx, and every error
+ * must have the spec 7.1 shape. A failure names the request, so it can be replayed by hand.
+ */
+const SEED = 20261121;
+const PER_OPERATION = 16;
+
+describe.each(driverCases())("fuzzing every operation on $driver", ({ open }) => {
+  let db: TestDatabase;
+  let ctx: TestContext;
+  let key: string;
+  let operations: FuzzOperation[];
+  const guard = guardNetwork();
+  const serverErrors: { msg: string; fields: LogFields | undefined }[] = [];
+  const logger: Logger = { ...silentLogger, error: (msg, fields) => serverErrors.push({ msg, fields }) };
+
+  beforeAll(async () => {
+    db = await open();
+    ctx = createFuzzContext(db.db, logger);
+    key = await fuzzKey(ctx);
+    const docs = await Promise.all(Object.values(DOCUMENTS).map(async (p) => (await ctx.app.request(p)).json()));
+    operations = [...operationsOf(docs), ...undocumentedOperations()];
+  });
+  afterAll(async () => {
+    guard.restore();
+    await db.dispose();
+  });
+
+  it("reads every surface's operations from the served OpenAPI documents", () => {
+    const names = operations.map((o) => `${o.method} ${o.path}`);
+    for (const expected of [
+      "POST /v1/automation/run-async",
+      "GET /v1/runs/{id}",
+      "POST /fetch",
+      "GET /search",
+      "GET /search/usage",
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  it("answers hostile requests without a 5xx, with spec-shaped errors", async () => {
+    const rng = prng(SEED);
+    const requests = operations.flatMap((op) => generateRequests(op, rng, { key, perOperation: PER_OPERATION, big: false }));
+    expect(requests.length).toBeGreaterThan(300);
+    const report = await runFuzz(ctx.app, requests, {
+      timeoutMs: 15_000,
+      between: (i) => {
+        if (i % 20 === 19) ctx.clock.advance(61_000);
+      },
+    });
+    const failures = report.failures.map((f) => `${f.status} ${describeRequest(f.request)}: ${f.detail}`);
+    expect(failures, JSON.stringify(serverErrors.slice(0, 3))).toEqual([]);
+    expect(report.malformed.map((m) => `${m.status} ${describeRequest(m.request)}: ${m.detail}`)).toEqual([]);
+    expect(guard.blocked).toEqual([]);
+    // The mix must reach past authentication and validation, or the run proves little.
+    expect(report.histogram["400"]).toBeGreaterThan(50);
+    expect(report.histogram["200"]).toBeGreaterThan(10);
+  }, 120_000);
+});
