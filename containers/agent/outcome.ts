@@ -69,7 +69,7 @@ export function outcomeOf(
   if (ctx.session.crashed())
     return failed("SERVICE_BUSY", "The browser crashed during the run.", { retryAfter: RETRY_AFTER_SECONDS });
   if (err instanceof ModelError) return modelFailure(err);
-  ctx.logger.error("agent: unexpected error", { err: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  ctx.logger.error("agent: unexpected error", { error: err });
   return failed("SERVICE_BUSY", "The run failed because of an internal error.", { retryAfter: RETRY_AFTER_SECONDS });
 }
 

@@ -40,10 +40,11 @@ export function isStraySocketError(err: unknown): boolean {
   return code.startsWith("ERR_SSL_") || code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE";
 }
 
+// The error itself goes to the logger, whose serialiser keeps a failed query's parameters out.
 const describe = (err: unknown) => {
   if (!(err instanceof Error)) return { error: String(err) };
-  const { code, syscall } = err as { code?: unknown; syscall?: unknown };
-  return { error: err.message, code, syscall, stack: err.stack?.split("\n").slice(1, 4).join(" | ") };
+  const { syscall } = err as { syscall?: unknown };
+  return { error: err, syscall };
 };
 
 export interface ProcessGuard {

@@ -18,16 +18,18 @@ export function postgresCode(err: unknown): string | undefined {
   return undefined;
 }
 
-const PARAMS_MARKER = "\nparams: ";
+/** Drizzle's marker, at the start of a line or after any separator a caller may have joined lines with. */
+const PARAMS_MARKER = /(^|\s)params: /;
 
 /**
  * Removes drizzle's "params: …" part from text that may hold a query error's message (a message,
  * a stack, a string a caller built from either). Everything after the marker goes: a parameter
- * may itself contain new lines, so no later line can be trusted to be free of parameters.
+ * may itself contain new lines, so no later text can be trusted to be free of parameters. Text
+ * that merely says "params: " loses its tail too, which costs a log line some words, nothing more.
  */
 export function withoutQueryParams(text: string): string {
-  const at = text.indexOf(PARAMS_MARKER);
-  return at === -1 ? text : `${text.slice(0, at)}\nparams: [redacted]`;
+  const m = PARAMS_MARKER.exec(text);
+  return m ? `${text.slice(0, m.index)}${m[1]}params: [redacted]` : text;
 }
 
 /** Data exceptions (class 22) quote the rejected value: `invalid input syntax for type uuid: "…"`. */

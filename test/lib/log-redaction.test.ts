@@ -45,6 +45,8 @@ describe.each(driverCases())("database errors in logs on $driver", ({ open }) =>
     logger.error("query failed", { err: err.message, stack: err.stack });
     logger.warn("wrapped", { context: { attempts: [err], cause: new Error("outer", { cause: err }) } });
     logger.error(String(err));
+    // Lines of the stack joined on one line, as a caller might: the marker no longer starts a line.
+    logger.error("joined", { stack: err.stack?.split("\n").slice(1, 4).join(" | ") });
     expect(output()).not.toContain(SECRET);
     expect(output()).not.toContain("lv_tok_");
     // What is useful stays: the class, the SQLSTATE, the query text without values.
