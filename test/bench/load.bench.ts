@@ -14,7 +14,9 @@ const pct = (s: number[], p: number) => s[Math.min(s.length - 1, Math.floor(s.le
 export async function loadBench(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 8);
   const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} of a long article about load. `.repeat(8));
-  const origin = await startOrigin({ "/article": html(article("Load", paragraphs)) });
+  // A page whose text only its script writes: the fetch pipeline renders it in Chromium.
+  const app = `<html><head><title>App</title></head><body><div id="root"></div><script>document.getElementById("root").innerHTML = "<article><h1>App</h1><p>" + ${JSON.stringify(paragraphs[0])}.repeat(6) + "</p></article>";</script></body></html>`;
+  const origin = await startOrigin({ "/article": html(article("Load", paragraphs)), "/app": html(app) });
   const data = tempDir("osprey-load-");
   const env = {
     OSPREY_DATA_DIR: data.dir,
@@ -43,6 +45,16 @@ export async function loadBench(): Promise<void> {
           method: "POST",
           headers,
           body: JSON.stringify({ urls: [`${origin.url}/article?n=${n++}`], format: "markdown" }),
+        }),
+    },
+    {
+      name: "POST /fetch (1 URL rendered in Chromium)",
+      concurrency: 4,
+      send: () =>
+        fetch(`${server.url}/fetch`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ urls: [`${origin.url}/app?n=${n++}`], format: "markdown" }),
         }),
     },
     {
@@ -77,7 +89,7 @@ export async function loadBench(): Promise<void> {
       times.sort((a, b) => a - b);
       const histogram = [...statuses].map(([s, k]) => `${s}×${k}`).join(" ");
       process.stdout.write(
-        `${c.name.padEnd(34)} c=${String(c.concurrency).padEnd(3)} ${(times.length / elapsed).toFixed(0).padStart(5)} req/s  ` +
+        `${c.name.padEnd(42)} c=${String(c.concurrency).padEnd(3)} ${(times.length / elapsed).toFixed(0).padStart(5)} req/s  ` +
           `p50=${pct(times, 0.5).toFixed(1)} ms  p95=${pct(times, 0.95).toFixed(1)} ms  p99=${pct(times, 0.99).toFixed(1)} ms  ${histogram}\n`,
       );
     }
