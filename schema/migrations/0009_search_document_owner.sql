@@ -37,5 +37,5 @@ UPDATE "search_postings" p SET "owner_account_id" = d."owner_account_id"
 FROM "search_documents" d WHERE d."id" = p."doc_id" AND d."owner_account_id" <> '';--> statement-breakpoint
 -- Cached answers were computed over every account's pages; the cache key now names the account.
 DELETE FROM "search_cache";--> statement-breakpoint
-CREATE UNIQUE INDEX "search_documents_url_owner_idx" ON "search_documents" USING btree ("url","owner_account_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "search_documents_owner_url_idx" ON "search_documents" USING btree ("owner_account_id","url");--> statement-breakpoint
 CREATE INDEX "search_postings_term_owner_impact_idx" ON "search_postings" USING btree ("term","owner_account_id","impact" DESC NULLS LAST,"doc_id","tf","doc_length");

@@ -68,9 +68,9 @@ export const searchDocuments = pgTable(
   },
   (t) => [
     check("search_documents_type_check", sql`${t.type} in ('web', 'news', 'research_paper')`),
-    // The identity. url first: the ranking's "does this account hold its own copy of this URL"
-    // probe and the operator's remove-by-URL both look up by url.
-    uniqueIndex("search_documents_url_owner_idx").on(t.url, t.ownerAccountId),
+    // The identity. Owner first: a query collects the global documents its account's own copies
+    // replace by walking that account's range (ranking.ts), never the whole table.
+    uniqueIndex("search_documents_owner_url_idx").on(t.ownerAccountId, t.url),
     // The filter indexes end in id so that a filtered query collects the ids it may rank with an
     // index-only scan (ranking.ts), not a pass over the documents' text.
     index("search_documents_host_idx").on(t.host),

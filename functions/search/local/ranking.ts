@@ -5,8 +5,8 @@
  * from search_terms, tf and dl from the postings, so every instance ranks identically with no
  * index in memory. Filters apply before ordering; a page is OFFSET page·PAGE_SIZE.
  *
- * An account sees the global documents and its own (search_documents.owner_account_id); where it
- * holds its own copy of a URL that also has a global copy, only its own. N, avgdl and df are
+ * An account sees the global documents and its own (owner_account_id, on documents and postings);
+ * where it holds its own copy of a URL that also has a global copy, only its own. N, avgdl and df are
  * collection-wide (every copy of every account counts), so they move a little with pages other
  * accounts fetch; no other account's URL, title or text can reach a result.
  */
@@ -108,25 +108,28 @@ export function narrows(q: SearchQuery): boolean {
  */
 function postingsOf(q: SearchQuery, cap: number, owner: string): SQL {
   if (!narrows(q)) {
-    return sql`(select doc_id, tf, doc_length from search_postings p
+    return sql`(select doc_id, owner_account_id, tf, doc_length from search_postings p
       where p.term = w.term and p.owner_account_id = ${owner} order by p.impact desc limit ${cap})`;
   }
-  return sql`(select doc_id, tf, doc_length from search_postings p
+  return sql`(select doc_id, owner_account_id, tf, doc_length from search_postings p
       where p.term = w.term and p.owner_account_id = ${owner} and w.df <= ${cap})
     union all
-    (select p.doc_id, p.tf, p.doc_length from search_postings p
+    (select p.doc_id, p.owner_account_id, p.tf, p.doc_length from search_postings p
      where p.term = w.term and p.owner_account_id = ${owner} and w.df > ${cap} and p.doc_id in (select id from f)
      order by p.impact desc limit ${cap})`;
 }
 
 /**
- * The documents `viewer` may see: the global ones and its own, except a global copy of a URL it
- * holds itself (its own copy answers; a probe of search_documents_url_owner_idx).
+ * The global documents `account` holds a copy of itself (its own copy answers in their place): a
+ * walk of the account's range of search_documents_owner_url_idx with one probe per document, so it
+ * costs per page the account fetched, not per candidate. Visibility is decided from the postings'
+ * owner and this set: the candidates' document rows are then only read for the filters, as before
+ * ownership, through the filter indexes.
  */
-export function visibleSql(viewer: SearchViewer): SQL {
-  const account = viewerAccount(viewer);
-  return sql`(d.owner_account_id = ${account} or (d.owner_account_id = ${GLOBAL_OWNER} and not exists (
-    select 1 from search_documents o where o.url = d.url and o.owner_account_id = ${account})))`;
+function shadowedSql(account: string): SQL {
+  return sql`select g.id from search_documents o
+    join search_documents g on g.owner_account_id = ${GLOBAL_OWNER} and g.url = o.url
+    where o.owner_account_id = ${account}`;
 }
 
 /** The viewer's account id; a missing one is a programming error, never "global only". */
@@ -167,15 +170,18 @@ export async function bm25Page(
     w as (
       select q.term, t.df, q.qtf * ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) as wt
       from q join search_terms t on t.term = q.term cross join st),
+    shadowed as materialized (${shadowedSql(account)}),
     s as (
       select p.doc_id, sum(w.wt * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
       from w cross join st cross join lateral (
         ${postingsOf(q, cap, GLOBAL_OWNER)} union all ${postingsOf(q, cap, account)}) p
+      where p.owner_account_id = ${account}
+        or (p.owner_account_id = ${GLOBAL_OWNER} and p.doc_id not in (select id from shadowed))
       group by p.doc_id),
     r as (
       select s.doc_id, s.score, count(*) over () as total
       from s join search_documents d on d.id = s.doc_id
-      where ${filterSql(q, clock)} and ${visibleSql(viewer)}
+      where ${filterSql(q, clock)}
       order by s.score desc, s.doc_id
       limit ${limit} offset ${q.page * PAGE_SIZE})
     select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,

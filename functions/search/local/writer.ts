@@ -208,7 +208,8 @@ export function createIndexWriter(db: Db, ranking: RankingOptions): IndexWriter 
       }
       return db.transaction(async (tx) => {
         await lockStats(tx);
-        // Every copy: an operator taking a URL down means it for every account.
+        // Every copy: an operator taking a URL down means it for every account. (No index leads
+        // with url, so this scans the documents: a rare operator command, not a request path.)
         const docs = await rows<{ id: string | number; length: number }>(
           tx,
           sql`select id, length from search_documents where url = ${key}`,
