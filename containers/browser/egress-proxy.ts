@@ -207,6 +207,27 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       });
     });
 
+  const keepAlive = new http.Agent({
+    keepAlive: true,
+    maxSockets: 8,
+    maxFreeSockets: 4,
+    timeout: idleTimeoutMs,
+    scheduling: "lifo",
+  });
+  const counted = new WeakSet<net.Socket>();
+  /** Counts a kept-alive connection once, however many requests it carries. */
+  const countUpstream = (socket: net.Socket) => {
+    if (counted.has(socket)) return;
+    counted.add(socket);
+    upstreams.add(socket);
+    socket.once("connect", () => counters.connections++);
+    socket.once("close", () => {
+      upstreams.delete(socket);
+      counters.rxBytes += socket.bytesRead;
+      counters.txBytes += socket.bytesWritten;
+    });
+  };
+
   /** Joins two sockets; either side's end or error ends both. */
   const splice = (a: Duplex, b: net.Socket) => {
     a.pipe(b);
@@ -240,17 +261,34 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     try {
       const target = await judge(url, destination);
       if (closed || req.destroyed) return;
-      const upstream = await connect(target, destination);
+      // Connections to the judged address are kept alive and reused (by address and port, never
+      // by name): a page's many plain-http requests do not each pay for a new connection.
       const proxied = http.request({
-        createConnection: () => upstream,
+        agent: keepAlive,
+        host: target.address,
+        port: target.port,
+        family: target.family,
         method: req.method,
         path: `${url.pathname}${url.search}`,
         // RFC 9112 3.2.2: a proxy replaces Host with the request-target's authority.
         headers: ["Host", url.host, ...withoutHost(forwardHeaders(req.rawHeaders, false))],
         setHost: false,
       });
-      proxied.on("error", () => fail({ status: 502, reason: `the connection to ${destination} failed` }));
+      const connectTimer = setTimeout(() => {
+        counters.refused++;
+        proxied.destroy();
+      }, connectTimeoutMs);
+      proxied.on("socket", (socket: net.Socket) => {
+        countUpstream(socket);
+        if (!socket.connecting) clearTimeout(connectTimer);
+        else socket.once("connect", () => clearTimeout(connectTimer));
+      });
+      proxied.on("error", () => {
+        clearTimeout(connectTimer);
+        fail({ status: 502, reason: `the connection to ${destination} failed` });
+      });
       proxied.on("response", (answer) => {
+        clearTimeout(connectTimer);
         const headers = forwardHeaders(answer.rawHeaders, false);
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
         answer.pipe(res);
@@ -258,7 +296,6 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       });
       res.on("close", () => {
         if (!res.writableFinished) proxied.destroy();
-        upstream.end();
       });
       req.pipe(proxied);
     } catch (err) {
@@ -349,6 +386,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     close() {
       closing ??= new Promise<void>((resolve) => {
         closed = true;
+        keepAlive.destroy();
         server.close(() => resolve());
         for (const s of open) s.destroy();
         server.closeAllConnections();
