@@ -111,11 +111,25 @@ export function runService(deps: RunServiceDeps) {
   }
 
   return {
+    /** For tests and the worker side; the HTTP handlers go through the methods below. */
     repo,
     admit,
     finish,
+    /** The caller's run and its steps, oldest first (404 for a run the caller does not own). */
+    async stepsOf(auth: AuthContext, id: string) {
+      const row = await owned(auth, id);
+      return { row, steps: await repo.steps(row.id) };
+    },
+    /** One step of the caller's run, or null (404 for a run the caller does not own). */
+    async stepOf(auth: AuthContext, id: string, step: number) {
+      const row = await owned(auth, id);
+      return { row, step: await repo.step(row.id, step) };
+    },
+    /** A run's events after `afterId` (the SSE stream reads them for the run it created). */
+    eventsAfter: (runId: string, afterId: number) => repo.eventsAfter(runId, afterId),
     /** The clock that ends live views (the live view routes read it too). */
     clock: deps.clock,
+    logger: deps.logger,
 
     /** /run, /run-async, /run-sse: admitted, inserted (within the pending-run cap), enqueued. */
     async create(auth: AuthContext, body: RunRequest, entry: Exclude<RunEntry, "batch">): Promise<RunRow> {

@@ -1,5 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
 import { isTerminal } from "../../../schema/runs.ts";
 import type { AppEnv } from "../../http/app-env.ts";
 import { AppError } from "../../lib/app-error.ts";
@@ -51,53 +52,45 @@ export function runHandlers(deps: RunHandlerDeps) {
 
   const runSse: H<typeof runSseRoute> = async (c) => {
     const created = await runs.create(c.get("auth"), c.req.valid("json"), "sse");
-    const encoder = new TextEncoder();
-    const stop = new AbortController();
-    let lastId = 0;
-    let lastWrite = Date.now();
-    let finished = false;
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          for (;;) {
-            if (stop.signal.aborted) return;
-            const events = await runs.repo.eventsAfter(created.id, lastId);
-            if (events.length > 0) {
-              for (const e of events) {
-                lastId = e.id;
-                controller.enqueue(encoder.encode(`data: ${JSON.stringify(eventToWire(e))}\n\n`));
-                if (e.type === "COMPLETE") finished = true;
-              }
-              lastWrite = Date.now();
-              if (finished) controller.close();
-              return;
-            }
-            const sinceWrite = Date.now() - lastWrite;
-            if (sinceWrite >= heartbeatMs) {
-              const beat = { type: "HEARTBEAT", run_id: created.id, timestamp: new Date().toISOString() };
-              controller.enqueue(encoder.encode(`data: ${JSON.stringify(beat)}\n\n`));
-              lastWrite = Date.now();
-              return;
-            }
-            await runs.notifierWait(created.id, Math.min(1000, heartbeatMs - sinceWrite), stop.signal);
+    c.header("x-accel-buffering", "no");
+    const res = streamSSE(c, async (stream) => {
+      const stop = new AbortController();
+      stream.onAbort(() => stop.abort());
+      let lastId = 0;
+      let lastWrite = Date.now();
+      // Errors end the stream here, quietly: Hono would write their message as an `error` event,
+      // and an internal message is not the caller's to read. The run goes on either way; its
+      // outcome is at GET /v1/runs/{id}.
+      try {
+        for (;;) {
+          if (stop.signal.aborted) return;
+          const events = await runs.eventsAfter(created.id, lastId);
+          for (const e of events) {
+            lastId = e.id;
+            await stream.writeSSE({ data: JSON.stringify(eventToWire(e)) });
+            if (e.type === "COMPLETE") return;
           }
-        } catch (err) {
-          controller.error(err);
+          if (events.length > 0) {
+            lastWrite = Date.now();
+            continue;
+          }
+          const sinceWrite = Date.now() - lastWrite;
+          if (sinceWrite >= heartbeatMs) {
+            const beat = { type: "HEARTBEAT", run_id: created.id, timestamp: new Date().toISOString() };
+            await stream.writeSSE({ data: JSON.stringify(beat) });
+            lastWrite = Date.now();
+            continue;
+          }
+          await runs.notifierWait(created.id, Math.min(1000, heartbeatMs - sinceWrite), stop.signal);
         }
-      },
-      cancel() {
-        stop.abort();
-      },
+      } catch (err) {
+        if (!stop.signal.aborted)
+          runs.logger.warn("the SSE stream of a run ended on an error", { run_id: created.id, error: err });
+      }
     });
-    return new Response(stream, {
-      status: 200,
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        "x-accel-buffering": "no",
-        "x-request-id": c.get("requestId"),
-      },
-    }) as never;
+    // no-transform: proxies must not buffer or compress the stream (Hono sets plain no-cache).
+    res.headers.set("cache-control", "no-cache, no-transform");
+    return res as never;
   };
 
   const runBatch: H<typeof runBatchRoute> = async (c) => {
@@ -123,8 +116,7 @@ export function runHandlers(deps: RunHandlerDeps) {
 
   const listSteps: H<typeof listStepsRoute> = async (c) => {
     const { id } = c.req.valid("param");
-    const row = await runs.owned(c.get("auth"), id);
-    const steps = await runs.repo.steps(row.id);
+    const { row, steps } = await runs.stepsOf(c.get("auth"), id);
     return c.json(
       {
         run_id: row.id,
@@ -154,8 +146,7 @@ export function runHandlers(deps: RunHandlerDeps) {
     (kind: "screenshot" | "html" | "elements", contentType: string): H<typeof stepElementsRoute> =>
     async (c) => {
       const { id, step } = c.req.valid("param");
-      const row = await runs.owned(c.get("auth"), id);
-      const s = await runs.repo.step(row.id, step);
+      const { step: s } = await runs.stepOf(c.get("auth"), id, step);
       if (!s) throw new AppError("NOT_FOUND", `Run ${id} has no step ${step}.`);
       const key = kind === "screenshot" ? s.screenshotKey : kind === "html" ? s.htmlKey : s.elementsKey;
       const data = key ? await deps.blobs.get(key) : null;
@@ -180,10 +171,9 @@ export function runHandlers(deps: RunHandlerDeps) {
 
   const recording: H<typeof recordingRoute> = async (c) => {
     const { id } = c.req.valid("param");
-    const row = await runs.owned(c.get("auth"), id);
+    const { row, steps } = await runs.stepsOf(c.get("auth"), id);
     const capture = (row.request as { capture_config?: { recording?: boolean } }).capture_config;
     if (!capture?.recording) throw new AppError("NOT_FOUND", `Run ${id} did not ask for a recording (capture_config.recording).`);
-    const steps = await runs.repo.steps(row.id);
     const frames = await recordedFrames(row.id);
     return c.json(
       {
