@@ -2,7 +2,6 @@ import type { AllowedHost } from "../config/config.ts";
 import { AppError } from "../lib/app-error.ts";
 import { checkUrl } from "../net/address-policy.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
-import type { RunServiceDeps } from "./run.service.ts";
 import { assertValidOutputSchema, checkRunEntitlements } from "./run-policy.ts";
 import type { RunRequest } from "./run-request.schema.ts";
 
@@ -80,14 +79,18 @@ export function assertWebhookUrlAllowed(body: Pick<RunRequest, "webhook_url">, a
 }
 
 /**
- * The request-time checks of spec 4.1/7.1, in the order a caller can act on them. `deps` is read
- * at call time (the service's own deps object).
+ * What admission reads of the server's set-up; the run service passes its own deps object, read at
+ * call time. Declared here, not borrowed from the service, so admission stays below the service.
  */
-export function admitRun(
-  deps: Pick<RunServiceDeps, "modelMissing" | "allowPrivateHosts">,
-  auth: AuthContext,
-  body: RunRequest,
-): void {
+export interface AdmissionDeps {
+  /** Environment variables still to set before a model can be used; non-empty refuses runs with 403. */
+  modelMissing: string[];
+  /** OSPREY_ALLOW_PRIVATE_HOSTS: start URLs and webhook URLs on these hosts pass the address policy. */
+  allowPrivateHosts: AllowedHost[];
+}
+
+/** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
+export function admitRun(deps: AdmissionDeps, auth: AuthContext, body: RunRequest): void {
   assertValidOutputSchema(body);
   assertWebhookUrlAllowed(body, deps.allowPrivateHosts);
   checkRunEntitlements(auth.account, body);

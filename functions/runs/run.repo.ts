@@ -1,9 +1,8 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { RunEntry, RunError, RunEventType, RunStatus, TerminalRunStatus } from "../../schema/runs.ts";
 import { accounts, runEvents, runSteps, runs, webhookDeliveries } from "../../schema/tables/index.ts";
 import type { Db } from "../db/db.ts";
 import { type PageRequest, pageOffset } from "../lib/pagination.ts";
-import { runOwnershipRepo } from "./run-ownership.repo.ts";
 
 export type RunRow = typeof runs.$inferSelect;
 export type RunEventRow = typeof runEvents.$inferSelect;
@@ -11,6 +10,9 @@ export type RunStepRow = typeof runSteps.$inferSelect;
 export type NewRunStep = typeof runSteps.$inferInsert;
 
 export const OPEN_STATUSES = ["PENDING", "RUNNING"] as const satisfies readonly RunStatus[];
+
+/** The heartbeat is older than `staleMs` by the database's clock (every process agrees on it). */
+const staleBefore = (staleMs: number) => sql`${runs.heartbeatAt} < now() - ${`${staleMs} milliseconds`}::interval`;
 
 export interface NewRun {
   id: string;
@@ -47,12 +49,119 @@ export interface TerminalWrite {
 /**
  * Runs, their events and steps. Status writes are guarded in SQL so a status only moves forward
  * (schema/runs.ts): every transition names the statuses it may leave, and a write that finds the
- * run elsewhere changes nothing and says so (returns null / false). The worker-side ownership
- * writes (start, heartbeat, orphan sweep, requeue) are in run-ownership.repo.ts and included here.
+ * run elsewhere changes nothing and says so (returns null / false). The worker side of a run (who
+ * owns it: start, heartbeat, liveness; the sweep for runs whose queue message may be lost; the
+ * acted/requeue marks that decide whether a crash is retried) comes first.
  */
 export function runRepo(db: Db) {
   return {
-    ...runOwnershipRepo(db),
+    /**
+     * A worker takes the run: PENDING → RUNNING, or RUNNING → RUNNING for a crash-recovery retry of
+     * a run that had not acted and whose owner stopped heartbeating `staleMs` ago. Counts the
+     * attempt. Null when the run is terminal, had acted, or has a live owner.
+     */
+    async start(id: string, workerId: string, staleMs: number): Promise<RunRow | null> {
+      const [row] = await db
+        .update(runs)
+        .set({
+          status: "RUNNING",
+          workerId,
+          heartbeatAt: sql`now()`,
+          attempts: sql`${runs.attempts} + 1`,
+          startedAt: sql`coalesce(${runs.startedAt}, now())`,
+          updatedAt: sql`now()`,
+        })
+        .where(
+          and(
+            eq(runs.id, id),
+            or(
+              eq(runs.status, "PENDING"),
+              and(eq(runs.status, "RUNNING"), isNull(runs.actedAt), or(isNull(runs.heartbeatAt), staleBefore(staleMs))),
+            ),
+          ),
+        )
+        .returning();
+      return row ?? null;
+    },
+
+    /** The owner's heartbeat; false when this worker no longer owns the run (another took it over, or it ended). */
+    async heartbeat(id: string, workerId: string): Promise<boolean> {
+      const [row] = await db
+        .update(runs)
+        .set({ heartbeatAt: sql`now()` })
+        .where(and(eq(runs.id, id), eq(runs.workerId, workerId), eq(runs.status, "RUNNING")))
+        .returning({ id: runs.id });
+      return row !== undefined;
+    },
+
+    /** Whether a RUNNING run's owner heartbeated within `staleMs` (a delivery of it now is a duplicate). */
+    async ownerAlive(id: string, staleMs: number): Promise<boolean> {
+      const [row] = await db
+        .select({ id: runs.id })
+        .from(runs)
+        .where(
+          and(
+            eq(runs.id, id),
+            eq(runs.status, "RUNNING"),
+            sql`${runs.heartbeatAt} >= now() - ${`${staleMs} milliseconds`}::interval`,
+          ),
+        );
+      return row !== undefined;
+    },
+
+    /**
+     * Runs whose queue message may be lost: PENDING and sent more than `pendingMs` ago, or RUNNING
+     * with an owner silent for `staleMs`. Their `enqueued_at` is bumped so the next sweep waits again.
+     */
+    async claimOrphans(pendingMs: number, staleMs: number, limit: number): Promise<string[]> {
+      const rows = await db
+        .update(runs)
+        .set({ enqueuedAt: sql`now()` })
+        .where(
+          inArray(
+            runs.id,
+            db
+              .select({ id: runs.id })
+              .from(runs)
+              .where(
+                or(
+                  and(eq(runs.status, "PENDING"), sql`${runs.enqueuedAt} < now() - ${`${pendingMs} milliseconds`}::interval`),
+                  and(
+                    eq(runs.status, "RUNNING"),
+                    staleBefore(staleMs),
+                    sql`${runs.enqueuedAt} < now() - ${`${staleMs} milliseconds`}::interval`,
+                  ),
+                ),
+              )
+              .limit(limit),
+          ),
+        )
+        .returning({ id: runs.id });
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Recorded before the first action that can change the page or the site: from here on a crash
+     * is not retried. False (nothing written) when `workerId` no longer owns the run.
+     */
+    async markActed(id: string, workerId: string): Promise<boolean> {
+      const [row] = await db
+        .update(runs)
+        .set({ actedAt: sql`coalesce(${runs.actedAt}, now())`, updatedAt: sql`now()` })
+        .where(and(eq(runs.id, id), eq(runs.workerId, workerId), eq(runs.status, "RUNNING")))
+        .returning({ id: runs.id });
+      return row !== undefined;
+    },
+
+    /** Gives a RUNNING run that had not acted back to PENDING (worker shutdown before acting). */
+    async requeue(id: string): Promise<boolean> {
+      const [row] = await db
+        .update(runs)
+        .set({ status: "PENDING", workerId: null, heartbeatAt: null, updatedAt: sql`now()` })
+        .where(and(eq(runs.id, id), eq(runs.status, "RUNNING"), isNull(runs.actedAt)))
+        .returning({ id: runs.id });
+      return row !== undefined;
+    },
 
     /**
      * Inserts a PENDING run and its STARTED event, unless the account already has `maxOpen` runs
