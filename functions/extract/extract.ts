@@ -4,7 +4,6 @@
  * rendered in the requested format with links of the same scope.
  */
 
-import { classifyPage } from "../search/page-type.ts";
 import { detectLanguage } from "./language.ts";
 import { extractMainContent } from "./main-content.ts";
 import { extractMetadata } from "./metadata.ts";
@@ -14,6 +13,7 @@ import { toMarkdown } from "./output/markdown.ts";
 import { toPlainText } from "./output/plain-text.ts";
 import { applySelectors } from "./output/selectors.ts";
 import { toTree } from "./output/tree.ts";
+import { classifyPage } from "./page-type.ts";
 import { parseDocument } from "./parse.ts";
 import type { ExtractedPage, ExtractOptions, ExtractOutcome, PageMetadata } from "./types.ts";
 

@@ -3,7 +3,8 @@
  * Types shared by the extraction pipeline (spec 2.5 and 4.6). The fetch service calls
  * `extractHtml` (extract.ts) with these options and maps the outcome to its wire result.
  */
-import type { PageTyping } from "../search/page-type.ts";
+
+import type { DomainType } from "../../schema/search.ts";
 import type { DocTree } from "./output/tree-schema.ts";
 
 export interface ExtractOptions {
@@ -34,6 +35,20 @@ export interface ExtractedPage extends PageMetadata {
   textLength: number;
   /** Only with `forIndex`: what the local index stores besides the metadata. */
   index?: { plainText: string; typing: PageTyping };
+}
+
+/** What page-type.ts tells of a page for the local index (its type and the facts that decided it). */
+export interface PageTyping {
+  type: DomainType;
+  /** YYYY-MM-DD. */
+  publishedDate?: string;
+  publisher?: string;
+  authors?: string[];
+  venue?: string;
+  year?: number;
+  pdfUrl?: string;
+  /** og:site_name (or application-name) when the page states one. */
+  siteName?: string;
 }
 
 export type ExtractOutcome =

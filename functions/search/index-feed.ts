@@ -8,10 +8,10 @@
  * account fetched is that account's alone, unless the operator shares public pages and this one is
  * public by every sign (page-visibility.ts).
  */
-import type { PageMetadata } from "../extract/types.ts";
+
+import type { PageMetadata, PageTyping } from "../extract/types.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { IndexDocument, IndexWriter, UpsertResult } from "./local/document.ts";
-import type { PageTyping } from "./page-type.ts";
 
 export interface IndexFeedStats {
   offered: number;

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { DOMAIN_TYPES } from "../../schema/search.ts";
 import { calendarDateParam, timestampParam } from "../lib/date-params.ts";
 import { PaginationQuery } from "../lib/pagination.ts";
 import { normaliseLanguage, normaliseLocation, resolveLocale } from "./locale.ts";
 import { normaliseDomain, parseSiteOperators, unique } from "./query-text.ts";
-import { DOMAIN_TYPES, type SearchQuery } from "./types.ts";
+import type { SearchQuery } from "./types.ts";
 
 /** Spec 4.7 and 8: the limits of a search request. */
 export const MAX_PAGE = 10;

@@ -4,8 +4,7 @@
  * OpenAlex. Results are merged, de-duplicated by normalised URL and re-numbered by the service.
  */
 
-export const DOMAIN_TYPES = ["web", "news", "research_paper"] as const;
-export type DomainType = (typeof DOMAIN_TYPES)[number];
+import type { DomainType } from "../../schema/search.ts";
 
 /** Results per page (spec 4.7 `page` counts pages of this size from 0). */
 export const PAGE_SIZE = 10;

@@ -49,7 +49,7 @@ export const searchDocuments = pgTable(
     siteName: text("site_name").notNull().default(""),
     /** Registrable host, lower-case, for domain filters (exact or subdomain). */
     host: text("host").notNull(),
-    /** web | news | research_paper. */
+    /** web | news | research_paper (DOMAIN_TYPES, schema/search.ts). */
     type: text("type").notNull().default("web"),
     /** BCP 47 primary language (e.g. en); the analyzer (stemmer, stop-words) used for it. */
     language: text("language").notNull().default("en"),

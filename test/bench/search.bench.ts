@@ -21,7 +21,7 @@ import { importJsonlFile } from "../../functions/search/local/import-jsonl.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
 import { DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
-import type { DomainType } from "../../functions/search/types.ts";
+import type { DomainType } from "../../schema/search.ts";
 import { createTestContext } from "../helpers/app.ts";
 import { makeQueries, writeCorpus } from "./search-corpus.ts";
 

@@ -1,4 +1,4 @@
-import type { DomainType } from "../types.ts";
+import type { DomainType } from "../../../schema/search.ts";
 
 /**
  * A document for the local index: what `osprey index import --jsonl` reads per line, what the fetch

@@ -3,9 +3,9 @@
  * the analysed terms with their (title-weighted) frequencies, the length and a content hash.
  */
 import { createHash } from "node:crypto";
+import { DOMAIN_TYPES, type DomainType } from "../../../schema/search.ts";
 import { GLOBAL_OWNER } from "../../../schema/tables/search.ts";
 import { analyze, detectLanguage } from "../analyze.ts";
-import { DOMAIN_TYPES, type DomainType } from "../types.ts";
 import type { IndexDocument } from "./document.ts";
 
 export interface RankingOptions {

@@ -5,22 +5,9 @@
  * anything else is web. Reads the parsed document, so it runs where the extractor parsed the page
  * (the extraction worker), before main-content extraction strips the furniture.
  */
-import { jsonLdObjects } from "../extract/metadata.ts";
-import { parseDocument } from "../extract/parse.ts";
-import type { DomainType } from "./types.ts";
-
-export interface PageTyping {
-  type: DomainType;
-  /** YYYY-MM-DD. */
-  publishedDate?: string;
-  publisher?: string;
-  authors?: string[];
-  venue?: string;
-  year?: number;
-  pdfUrl?: string;
-  /** og:site_name (or application-name) when the page states one. */
-  siteName?: string;
-}
+import { jsonLdObjects } from "./metadata.ts";
+import { parseDocument } from "./parse.ts";
+import type { PageTyping } from "./types.ts";
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyPage, parseDay } from "../../functions/search/page-type.ts";
+import { classifyPage, parseDay } from "../../functions/extract/page-type.ts";
 
 const page = (head: string, body = "<p>Body text.</p>") => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 const ld = (v: unknown) => `<script type="application/ld+json">${JSON.stringify(v)}</script>`;
