@@ -1,9 +1,10 @@
-import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { Extractor } from "../../functions/extract/types.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";
 import type { RunRepo, RunRow } from "../../functions/runs/run.repo.ts";
 import { liveUrl } from "../../functions/runs/run.wire.ts";
 import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
+import { type RunRequest, storedRunRequest } from "../../functions/runs/run-request.schema.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
 import { recordingKey } from "../../functions/surfaces/agent/live.ts";
 import { CREDITS_PER_STEP, type RunError, runError } from "../../schema/runs.ts";
@@ -93,6 +94,13 @@ export async function driveRun(
     return new RunAbort(systemFailure("This worker lost the run to another worker."));
   };
   try {
+    let request: RunRequest;
+    try {
+      request = storedRunRequest(row);
+    } catch (err) {
+      deps.logger.error("a run's stored request does not parse", { run_id: runId, error: err });
+      return { status: "FAILED", error: systemFailure("This run's stored request could not be read; start a new run.") };
+    }
     let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
     try {
       session = await deps.browsers.open({ signal: stop.signal });
@@ -103,7 +111,7 @@ export async function driveRun(
       return { status: "FAILED", error: systemFailure(`No browser is available to run this: ${(err as Error).message}`, 30) };
     }
     try {
-      if ((row.request as { browser_profile?: string }).browser_profile === "stealth") {
+      if (request.browser_profile === "stealth") {
         await applyStealth(session.activePage());
       }
       const url = liveUrl(deps.publicUrl(), row.liveToken);
@@ -117,10 +125,10 @@ export async function driveRun(
         row,
         workerId: deps.workerId,
       });
-      const record = (row.request as { capture_config?: { recording?: boolean } }).capture_config?.recording === true;
+      const record = request.capture_config?.recording === true;
       live = startLiveFrames({ session, blobs: deps.blobs, runId, logger: deps.logger, record });
       const outcome = await runAgent(
-        taskOf(row, { vision: deps.vision }),
+        taskOf(row, request, { vision: deps.vision }),
         { model, session, extractor: deps.extractor, logger: deps.logger },
         {
           signal: stop.signal,

@@ -3,9 +3,8 @@ import type { RunRequest } from "../../functions/runs/run-request.schema.ts";
 import { DEFAULT_MAX_DURATION_SECONDS, DEFAULT_MAX_STEPS } from "../../schema/runs.ts";
 import type { AgentTask } from "../agent/agent.types.ts";
 
-/** The agent's task from a stored run (its request was validated at acceptance). */
-export function taskOf(row: RunRow, opts: { vision: boolean }): AgentTask {
-  const req = row.request as unknown as RunRequest;
+/** The agent's task from a stored run and its request, read back with storedRunRequest. */
+export function taskOf(row: RunRow, req: RunRequest, opts: { vision: boolean }): AgentTask {
   const capture = req.capture_config ?? {};
   return {
     runId: row.id,

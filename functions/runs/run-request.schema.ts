@@ -200,3 +200,15 @@ export const RunRequestSchema = z
   .openapi("RunRequest");
 
 export type RunRequest = z.infer<typeof RunRequestSchema>;
+
+/**
+ * The request a run was accepted with, read back from its row: parsed with the schema that
+ * accepted it (typed, defaults applied), never cast. A stored request that no longer parses (a
+ * schema change without a data migration) is a defect to surface, not one to guess around.
+ */
+export function storedRunRequest(row: { id: string; request: unknown }): RunRequest {
+  const parsed = RunRequestSchema.safeParse(row.request);
+  if (parsed.success) return parsed.data;
+  const where = parsed.error.issues.map((i) => i.path.join(".") || "(root)").join(", ");
+  throw new Error(`the stored request of run ${row.id} does not match the run request schema (${where})`);
+}
