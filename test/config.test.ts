@@ -34,9 +34,11 @@ describe("parseConfig", () => {
       model: null,
       modelVision: false,
       publicUrl: null,
+      blobStore: { kind: "files", dir: "/srv/osprey/.osprey/blobs" },
       queue: { kind: "postgres" },
       worker: true,
       workerConcurrency: 2,
+      workerHealthPort: null,
       runLeaseMs: 30_000,
       search: {
         enabled: true,
@@ -116,6 +118,73 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ OSPREY_WORKER: "yes" }, CWD)).toThrow(/OSPREY_WORKER must be on or off/);
   });
 
+  it("parses the artifact store settings: files by default, S3 with a bucket", () => {
+    expect(parseConfig({ OSPREY_DATA_DIR: "/var/lib/osprey" }, CWD).blobStore).toEqual({
+      kind: "files",
+      dir: "/var/lib/osprey/blobs",
+    });
+    expect(
+      parseConfig(
+        {
+          OSPREY_BLOB_STORE: "s3",
+          OSPREY_S3_BUCKET: "osprey-artifacts",
+          OSPREY_S3_PREFIX: "/prod/blobs/",
+          OSPREY_S3_ENDPOINT: "http://127.0.0.1:4566/",
+          AWS_REGION: "eu-west-1",
+        },
+        CWD,
+      ).blobStore,
+    ).toEqual({
+      kind: "s3",
+      bucket: "osprey-artifacts",
+      prefix: "prod/blobs",
+      endpoint: "http://127.0.0.1:4566",
+      region: "eu-west-1",
+    });
+    expect(parseConfig({ OSPREY_BLOB_STORE: "s3", OSPREY_S3_BUCKET: "b.example-1" }, CWD).blobStore).toEqual({
+      kind: "s3",
+      bucket: "b.example-1",
+      prefix: "",
+      endpoint: null,
+      region: "us-east-1",
+    });
+  });
+
+  it("stops on a bad artifact store setting or combination with one line naming the variable", () => {
+    const line = (env: Record<string, string>) => configError(env).message;
+    expect(line({ OSPREY_BLOB_STORE: "s3" })).toBe(
+      "invalid configuration: OSPREY_S3_BUCKET is required when OSPREY_BLOB_STORE is s3",
+    );
+    expect(line({ OSPREY_BLOB_STORE: "gcs" })).toBe('invalid configuration: OSPREY_BLOB_STORE must be files or s3 (got "gcs")');
+    expect(line({ OSPREY_BLOB_STORE: "s3", OSPREY_S3_BUCKET: "Upper_Case" })).toMatch(
+      /^invalid configuration: OSPREY_S3_BUCKET must be an S3 bucket name .*\(got "Upper_Case"\)$/,
+    );
+    expect(line({ OSPREY_BLOB_STORE: "s3", OSPREY_S3_BUCKET: "ok-bucket", OSPREY_S3_PREFIX: "a//b" })).toMatch(
+      /^invalid configuration: OSPREY_S3_PREFIX must be path segments/,
+    );
+    expect(line({ OSPREY_BLOB_STORE: "s3", OSPREY_S3_BUCKET: "ok-bucket", OSPREY_S3_ENDPOINT: "127.0.0.1:4566" })).toMatch(
+      /^invalid configuration: OSPREY_S3_ENDPOINT must be an http\(s\) URL/,
+    );
+    // An S3 setting without OSPREY_BLOB_STORE=s3 would silently keep artifacts on local disk.
+    expect(line({ OSPREY_S3_BUCKET: "ok-bucket" })).toBe(
+      "invalid configuration: OSPREY_S3_BUCKET is set but OSPREY_BLOB_STORE is files (set OSPREY_BLOB_STORE=s3 to use S3)",
+    );
+    expect(line({ OSPREY_BLOB_STORE: "files", OSPREY_S3_ENDPOINT: "http://127.0.0.1:4566" })).toMatch(
+      /OSPREY_S3_ENDPOINT is set but OSPREY_BLOB_STORE is files/,
+    );
+    for (const message of [line({ OSPREY_BLOB_STORE: "s3" }), line({ OSPREY_S3_PREFIX: "x" })]) {
+      expect(message).not.toContain("\n");
+    }
+  });
+
+  it("parses OSPREY_HEALTH_PORT (off by default) and refuses a port out of range", () => {
+    expect(parseConfig({ OSPREY_HEALTH_PORT: "8081" }, CWD).workerHealthPort).toBe(8081);
+    expect(() => parseConfig({ OSPREY_HEALTH_PORT: "0" }, CWD)).toThrow(
+      /OSPREY_HEALTH_PORT must be an integer between 1 and 65535/,
+    );
+    expect(() => parseConfig({ OSPREY_HEALTH_PORT: "http" }, CWD)).toThrow(/OSPREY_HEALTH_PORT must be an integer/);
+  });
+
   it("parses OSPREY_FETCH_NEVER_EXPIRE_HOSTS into lower-case hosts and rejects bad entries", () => {
     expect(
       parseConfig({ OSPREY_FETCH_NEVER_EXPIRE_HOSTS: " Docs.Example.com , example.org. ," }, CWD).fetchNeverExpireHosts,
@@ -142,6 +211,11 @@ describe("parseConfig", () => {
         "OSPREY_LLM_BASE_URL",
         "OSPREY_LLM_MODEL",
         "OSPREY_LLM_API_KEY",
+        "OSPREY_BLOB_STORE",
+        "OSPREY_S3_BUCKET",
+        "OSPREY_S3_PREFIX",
+        "OSPREY_S3_ENDPOINT",
+        "OSPREY_HEALTH_PORT",
       ].map((name, i) => [name, i % 2 ? "" : "  "]),
     );
     expect(parseConfig(blank, CWD)).toEqual(parseConfig({}, CWD));

@@ -33,7 +33,12 @@ export function describeAdapters(config: Config, databaseDescription: string): [
     : "none configured (set OSPREY_LLM_PROVIDER to run the automation agent)";
   return [
     ["database", databaseDescription],
-    ["artifacts", `files under ${config.dataDir}/blobs`],
+    [
+      "artifacts",
+      config.blobStore.kind === "files"
+        ? `files under ${config.blobStore.dir}`
+        : `s3://${config.blobStore.bucket}/${config.blobStore.prefix}${config.blobStore.endpoint ? ` at ${config.blobStore.endpoint}` : ""}`,
+    ],
     ["queue", config.queue.kind === "sqs" ? `sqs ${config.queue.queueUrl}` : "postgres table in the same database"],
     [
       "browser",

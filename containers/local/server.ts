@@ -1,5 +1,4 @@
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { serve } from "@hono/node-server";
 import { createLocalApp, VERSION } from "../../functions/app.ts";
 import type { Config } from "../../functions/config/config.ts";
@@ -17,7 +16,7 @@ import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { providersFromEnv } from "../../functions/search/providers/from-config.ts";
 import { searchService } from "../../functions/search/search.service.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
-import { fileBlobStore } from "../../functions/storage/blob-store.ts";
+import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
 import { installProcessGuard } from "./process-guard.ts";
@@ -54,7 +53,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     ? createChromiumRenderer({ executablePath: chromium.path, egress: { allowPrivateHosts: config.allowPrivateHosts, logger } })
     : unavailableRenderer(chromium.reason);
   const extractor = createExtractorPool();
-  const blobs = fileBlobStore(path.join(config.dataDir, "blobs"));
+  const blobs = openBlobStore(config.blobStore);
   // Every successful fetch feeds the local search index, after its response (private to the
   // fetching account unless the operator shares public pages).
   const localIndex = createLocalIndex({ db: runtime.database.db });

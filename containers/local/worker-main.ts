@@ -1,9 +1,8 @@
-import path from "node:path";
 import type { Config } from "../../functions/config/config.ts";
 import { createExtractorPool } from "../../functions/extract/pool.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
-import { fileBlobStore } from "../../functions/storage/blob-store.ts";
+import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
 import { openRuntime } from "./runtime.ts";
@@ -23,7 +22,7 @@ export async function startWorker(config: Config, opts: { print: (line: string) 
   const publicUrl = () => config.publicUrl ?? `http://127.0.0.1:${config.port}`;
   const queue = createQueue(config, db, deadLetterFailsRun({ db, notifier, publicUrl, logger }), logger);
   const extractor = createExtractorPool();
-  const blobs = fileBlobStore(path.join(config.dataDir, "blobs"));
+  const blobs = openBlobStore(config.blobStore);
   const stack = createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl });
   stack.start();
   opts.print(

@@ -26,6 +26,15 @@ export const ServicesEnvFields = {
       .max(64, "must be at most 64")
       .default(2),
   ),
+  OSPREY_HEALTH_PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be an integer between 1 and 65535" })
+      .int("must be an integer between 1 and 65535")
+      .min(1, "must be an integer between 1 and 65535")
+      .max(65535, "must be an integer between 1 and 65535")
+      .optional(),
+  ),
   OSPREY_SEARCH: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
   OSPREY_SEARCH_SHARE_PUBLIC_PAGES: z.preprocess(
     emptyAsUndefined,
@@ -77,6 +86,8 @@ export interface ServicesConfig {
   /** Whether `serve` runs the in-process run worker and webhook dispatcher. */
   worker: boolean;
   workerConcurrency: number;
+  /** `osprey worker` answers GET /healthz on this port (the container's HEALTHCHECK); null: no listener. */
+  workerHealthPort: number | null;
   runLeaseMs: number;
   search: SearchConfig;
 }
@@ -96,6 +107,7 @@ export function servicesConfig(e: ServicesEnv): ServicesConfig {
         : { kind: "postgres" },
     worker: e.OSPREY_WORKER === "on",
     workerConcurrency: e.OSPREY_WORKER_CONCURRENCY,
+    workerHealthPort: e.OSPREY_HEALTH_PORT ?? null,
     runLeaseMs: e.OSPREY_RUN_LEASE_SECONDS * 1000,
     search: {
       enabled: e.OSPREY_SEARCH === "on",

@@ -3,8 +3,10 @@ import path from "node:path";
 import { z } from "zod";
 import { emptyAsUndefined, optionalString } from "./config-env.ts";
 import { type ServicesConfig, ServicesEnvFields, servicesConfig } from "./config-services.ts";
+import { type BlobStoreConfig, StorageEnvFields, storageConfig, storageConfigProblem } from "./config-storage.ts";
 
 export type { QueueConfig, SearchConfig, ServicesConfig } from "./config-services.ts";
+export type { BlobStoreConfig } from "./config-storage.ts";
 
 /**
  * The service's configuration, parsed once at start-up. This is the only module that reads the
@@ -142,6 +144,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   ...ServicesEnvFields,
+  ...StorageEnvFields,
 });
 
 export type DatabaseConfig =
@@ -165,6 +168,8 @@ export interface Config extends ServicesConfig {
   modelVision: boolean;
   /** Base URL callers reach this service at (live-view URLs); null: derived from HOST and PORT. */
   publicUrl: string | null;
+  /** Where artifacts are kept: files under the data directory, or S3. */
+  blobStore: BlobStoreConfig;
 }
 
 export class ConfigError extends Error {
@@ -198,6 +203,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   if (e.OSPREY_QUEUE === "sqs" && !e.OSPREY_SQS_QUEUE_URL) {
     throw new ConfigError("invalid configuration: OSPREY_SQS_QUEUE_URL is required when OSPREY_QUEUE is sqs");
   }
+  const storageProblem = storageConfigProblem(e);
+  if (storageProblem) throw new ConfigError(`invalid configuration: ${storageProblem}`);
   if (e.OSPREY_LLM_BASE_URL && !e.OSPREY_LLM_PROVIDER) {
     throw new ConfigError("invalid configuration: OSPREY_LLM_PROVIDER is required when OSPREY_LLM_BASE_URL is set");
   }
@@ -221,6 +228,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
       : null,
     modelVision: e.OSPREY_LLM_VISION === "true",
     publicUrl: e.OSPREY_PUBLIC_URL?.replace(/\/$/, "") ?? null,
+    blobStore: storageConfig(e, dataDir, e.AWS_REGION),
     ...servicesConfig(e),
   };
 }

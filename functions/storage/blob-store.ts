@@ -19,7 +19,8 @@ export const contentKey = (data: Buffer): string => createHash("sha256").update(
 
 const KEY = /^[a-z0-9][a-z0-9_-]{0,127}$/;
 
-function checkKey(key: string): string {
+/** Every adapter's key rule: lower-case names that are safe as a file name and as an S3 key. */
+export function checkKey(key: string): string {
   if (!KEY.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
   return key;
 }

@@ -18,7 +18,7 @@ import { safeFetch } from "../../../functions/net/safe-http.ts";
 import { createIndexFeed, OPERATOR_SOURCE } from "../../../functions/search/index-feed.ts";
 import type { IndexWriter } from "../../../functions/search/local/document.ts";
 import { readSitemap } from "../../../functions/search/sitemap.ts";
-import { fileBlobStore } from "../../../functions/storage/blob-store.ts";
+import { openBlobStore } from "../../../functions/storage/open-blob-store.ts";
 import { FetchRequestSchema } from "../../../functions/surfaces/fetch/fetch.schemas.ts";
 import { createChromiumRenderer } from "../../browser/chromium-pool.ts";
 import { detectChromium } from "../../local/adapters.ts";
@@ -116,7 +116,7 @@ export async function indexAddCommand(ctx: IndexAddContext, args: string[]): Pro
     logger,
     renderer,
     extractor,
-    blobs: fileBlobStore(path.join(ctx.config.dataDir, "blobs")),
+    blobs: openBlobStore(ctx.config.blobStore),
     index: feed,
   });
   const req = { ...FetchRequestSchema.parse({ urls: ["https://example.com/"] }), urls: [] };
