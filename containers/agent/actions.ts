@@ -1,5 +1,5 @@
 import type { ElementHandle, Page } from "puppeteer-core";
-import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { Extractor } from "../../functions/extract/types.ts";
 import type { RunSession } from "../browser/run-session.ts";
 import {
   chooseOption,

@@ -1,4 +1,4 @@
-import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { Extractor } from "../../functions/extract/types.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import type { RunError } from "../../schema/runs.ts";
 import type { RunSession } from "../browser/run-session.ts";

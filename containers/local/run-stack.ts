@@ -1,7 +1,7 @@
 import { SQSClient } from "@aws-sdk/client-sqs";
 import type { Config } from "../../functions/config/config.ts";
 import type { Db } from "../../functions/db/db.ts";
-import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { Extractor } from "../../functions/extract/types.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import type { DeadLetterHandler, RunQueue } from "../../functions/queue/queue.ts";

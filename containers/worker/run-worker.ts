@@ -1,5 +1,5 @@
 import type { Db } from "../../functions/db/db.ts";
-import type { Extractor } from "../../functions/fetch/ports.ts";
+import type { Extractor } from "../../functions/extract/types.ts";
 import { newId } from "../../functions/lib/ids.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";

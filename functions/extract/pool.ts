@@ -1,10 +1,9 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { Extractor, PdfOutcome } from "../fetch/ports.ts";
 import { extractHtml } from "./extract.ts";
 import type { WorkerTask } from "./extract.worker.ts";
-import { extractPdf } from "./pdf.ts";
-import type { ExtractOutcome } from "./types.ts";
+import { extractPdf, type PdfExtraction } from "./pdf.ts";
+import type { ExtractOutcome, Extractor } from "./types.ts";
 
 type TaskBody = WorkerTask extends infer T ? (T extends WorkerTask ? Omit<T, "id"> : never) : never;
 
@@ -98,7 +97,7 @@ export function createExtractorPool(
 
   return {
     extract: (html, opts) => run<ExtractOutcome>({ kind: "html", html, opts }),
-    pdf: (bytes, opts) => run<PdfOutcome>({ kind: "pdf", bytes: new Uint8Array(bytes), opts }),
+    pdf: (bytes, opts) => run<PdfExtraction>({ kind: "pdf", bytes: new Uint8Array(bytes), opts }),
     async close() {
       closed = true;
       for (const task of queue.splice(0)) task.reject(new Error("the extractor pool is closed"));

@@ -6,6 +6,7 @@
 
 import type { DomainType } from "../../schema/search.ts";
 import type { DocTree } from "./output/tree-schema.ts";
+import type { PdfExtraction } from "./pdf.ts";
 
 export interface ExtractOptions {
   /** Final URL of the page: base for absolute links and a hint for page-type heuristics. */
@@ -55,3 +56,12 @@ export type ExtractOutcome =
   | { ok: true; page: ExtractedPage }
   | { ok: false; error: "empty_content" }
   | { ok: false; error: "selector_not_matched"; unmatchedSelectors: string[]; candidateSelectors: string[] };
+
+/**
+ * Runs extraction, off the event loop where the deployment allows (pool.ts): the port the fetch
+ * service and the agent are given.
+ */
+export interface Extractor {
+  extract(html: string, opts: ExtractOptions): Promise<ExtractOutcome>;
+  pdf(bytes: Uint8Array, opts: { maxPages?: number; maxBytes?: number }): Promise<PdfExtraction>;
+}

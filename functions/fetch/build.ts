@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
+import type { Extractor } from "../extract/types.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { IdGenerator } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -13,7 +14,6 @@ import type { BlobStore } from "../storage/blob-store.ts";
 import { fetchService } from "./fetch.service.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
 import { fetchUsageService } from "./fetch-usage.service.ts";
-import type { Extractor } from "./ports.ts";
 import type { Renderer } from "./renderer.ts";
 import { responseCache } from "./response-cache.ts";
 

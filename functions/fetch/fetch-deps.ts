@@ -1,9 +1,10 @@
+import type { Extractor } from "../extract/types.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { IdGenerator } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { FetchUsageRepo } from "../repos/fetch-usage.repo.ts";
 import type { IndexFeed } from "../search/index-feed.ts";
-import type { Extractor, HtmlDecoder, HttpFetch, UrlCheck } from "./ports.ts";
+import type { HtmlDecoder, HttpFetch, UrlCheck } from "./ports.ts";
 import type { Renderer } from "./renderer.ts";
 import type { ResponseCache } from "./response-cache.ts";
 

@@ -1,6 +1,4 @@
 import type { DocTree } from "../extract/output/tree-schema.ts";
-import type { PdfExtraction } from "../extract/pdf.ts";
-import type { ExtractOptions, ExtractOutcome } from "../extract/types.ts";
 
 /** What the fetch service needs from the outside world, passed in (ARCHITECTURE.md: adapters). */
 
@@ -16,14 +14,6 @@ export type HttpFetch = (
 
 /** Pre-DNS check of a URL against the address policy (functions/net/address-policy.ts). */
 export type UrlCheck = (url: string) => { ok: true; url: URL } | { ok: false; reason: string };
-
-/** Runs extraction, off the event loop where the deployment allows (functions/extract/pool.ts). */
-export interface Extractor {
-  extract(html: string, opts: ExtractOptions): Promise<ExtractOutcome>;
-  pdf(bytes: Uint8Array, opts: { maxPages?: number; maxBytes?: number }): Promise<PdfOutcome>;
-}
-
-export type PdfOutcome = PdfExtraction;
 
 export type HtmlDecoder = (body: Buffer, contentType: string | undefined) => string;
 
