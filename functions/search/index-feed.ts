@@ -35,8 +35,12 @@ export type IndexSource =
 export const OPERATOR_SOURCE: IndexSource = { kind: "operator" };
 
 export interface IndexFeed {
-  /** Queues a document; returns at once. */
-  offer(doc: IndexDocument, from: IndexSource): void;
+  /**
+   * Queues a document and returns at once. The promise resolves once that document is written,
+   * dropped or failed (it never rejects): a server ignores it, so the work runs after the response;
+   * on a function platform that freezes after the response (Lambda) the caller awaits it.
+   */
+  offer(doc: IndexDocument, from: IndexSource): Promise<void>;
   /** Resolves once nothing is queued or being written (tests, the CLI, shutdown). */
   whenIdle(): Promise<void>;
   stats(): IndexFeedStats;
@@ -70,7 +74,7 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
   const maxQueue = opts.maxQueue ?? 1000;
   const share = opts.sharePublicPages === true;
   // Insertion-ordered: an (owner, URL) offered again while queued replaces its older version.
-  const queue = new Map<string, IndexDocument>();
+  const queue = new Map<string, { doc: IndexDocument; settled: Array<() => void> }>();
   const stats: IndexFeedStats = { offered: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, failed: 0, dropped: 0 };
   let inFlight = 0;
   let scheduled = false;
@@ -98,8 +102,10 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
     scheduled = false;
     while (inFlight < concurrency && queue.size > 0) {
       const batch: IndexDocument[] = [];
-      for (const [key, doc] of queue) {
-        batch.push(doc);
+      const settled: Array<() => void> = [];
+      for (const [key, entry] of queue) {
+        batch.push(entry.doc);
+        settled.push(...entry.settled);
         queue.delete(key);
         if (batch.length >= batchSize) break;
       }
@@ -115,6 +121,7 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
         )
         .finally(() => {
           inFlight--;
+          for (const done of settled) done();
           pump();
           settleIdle();
         });
@@ -128,13 +135,17 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
       const owner = ownerFor(from, share);
       const owned: IndexDocument = owner === undefined ? doc : { ...doc, ownerAccountId: owner };
       const key = `${owner ?? ""} ${owned.url}`;
+      // An older version still queued is replaced; whoever waits on it waits for this one.
+      const settled = queue.get(key)?.settled ?? [];
+      const written = new Promise<void>((resolve) => settled.push(resolve));
       queue.delete(key);
-      queue.set(key, owned);
+      queue.set(key, { doc: owned, settled });
       while (queue.size > maxQueue) {
-        const [oldestKey, oldest] = queue.entries().next().value as [string, IndexDocument];
+        const [oldestKey, oldest] = queue.entries().next().value as [string, { doc: IndexDocument; settled: Array<() => void> }];
         queue.delete(oldestKey);
         stats.dropped++;
-        opts.logger.warn("local index feed is full; dropped a page", { url: oldest.url });
+        for (const done of oldest.settled) done();
+        opts.logger.warn("local index feed is full; dropped a page", { url: oldest.doc.url });
       }
       // After the current turn: the fetch response is sent before any index work starts.
       if (!scheduled) {
@@ -144,6 +155,7 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
           settleIdle();
         });
       }
+      return written;
     },
     whenIdle() {
       return new Promise<void>((resolve) => {

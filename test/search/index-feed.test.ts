@@ -42,6 +42,34 @@ function recordingWriter(inner?: IndexWriter) {
 const doc = (url: string, text = "some text"): IndexDocument => ({ url, title: url, text });
 
 describe("index feed", () => {
+  it("offer's promise settles once that page is written, replaced and written, dropped, or failed (for callers that must await it)", async () => {
+    const rec = recordingWriter();
+    const feed = createIndexFeed(rec.writer, { logger: recordingLogger().logger, maxQueue: 2 });
+    const first = feed.offer(doc("https://w.example/1", "old"), OPERATOR_SOURCE);
+    const replaced = feed.offer(doc("https://w.example/1", "new"), OPERATOR_SOURCE);
+    const second = feed.offer(doc("https://w.example/2"), OPERATOR_SOURCE);
+    const third = feed.offer(doc("https://w.example/3"), OPERATOR_SOURCE); // the queue holds 2: /1 is dropped
+    await Promise.all([first, replaced, second, third]);
+    expect(rec.docs().map((d) => d.url)).toEqual(["https://w.example/2", "https://w.example/3"]);
+    const failing = createIndexFeed(
+      {
+        upsert: async () => {
+          throw new Error("down");
+        },
+        remove: async () => false,
+        count: async () => 0,
+      },
+      { logger: recordingLogger().logger },
+    );
+    await failing.offer(doc("https://w.example/4"), OPERATOR_SOURCE); // resolves, never rejects
+    expect(failing.stats().failed).toBe(1);
+    // Written means written: the promise does not resolve before the upsert has run.
+    const rec2 = recordingWriter();
+    const feed2 = createIndexFeed(rec2.writer, { logger: recordingLogger().logger });
+    await feed2.offer(doc("https://w.example/5"), OPERATOR_SOURCE);
+    expect(rec2.docs().map((d) => d.url)).toEqual(["https://w.example/5"]);
+  });
+
   it("upserts after the current turn, batched, the latest version of a URL once", async () => {
     const rec = recordingWriter();
     const feed = createIndexFeed(rec.writer, { logger: recordingLogger().logger, batchSize: 2 });
