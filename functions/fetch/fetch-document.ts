@@ -1,8 +1,8 @@
 import { toIndexDocument } from "../search/index-feed.ts";
 import { publicByEverySign } from "../search/page-visibility.ts";
-import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import type { ContentKind } from "./content-kind.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
+import type { FetchRequest } from "./fetch-request.schema.ts";
 import { type Source, storeSource } from "./fetch-source.ts";
 import { textAsFormat } from "./text-content.ts";
 import { fail, MAX_BODY_BYTES, MAX_PDF_PAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";

@@ -1,8 +1,8 @@
 import { toIndexDocument } from "../search/index-feed.ts";
 import { publicByEverySign } from "../search/page-visibility.ts";
-import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import { isBotChallenge } from "./bot-challenge.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
+import type { FetchRequest } from "./fetch-request.schema.ts";
 import { type Source, storeSource } from "./fetch-source.ts";
 import { needsRendering } from "./needs-render.ts";
 import { fail, MAX_BODY_BYTES, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";

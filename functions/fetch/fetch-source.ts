@@ -1,6 +1,6 @@
-import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import { isAcceptable, originMaxAge, storableHeaders } from "./cache-policy.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
+import type { FetchRequest } from "./fetch-request.schema.ts";
 import { fail, MAX_BODY_BYTES, MESSAGES, type UrlFailure } from "./url-outcome.ts";
 
 /** A response to work from: fresh from the origin (live) or from the cache. */

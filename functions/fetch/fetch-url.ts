@@ -1,9 +1,9 @@
-import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import { cacheKey } from "./cache-policy.ts";
 import { contentKind } from "./content-kind.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
 import { fromDocument } from "./fetch-document.ts";
 import { fromHtml } from "./fetch-html.ts";
+import type { FetchRequest } from "./fetch-request.schema.ts";
 import { acquireSource } from "./fetch-source.ts";
 import type { DocTree } from "./ports.ts";
 import { fail, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../services/api-key.service.ts";
-import type { FetchRequest } from "../surfaces/fetch/fetch.schemas.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
+import type { FetchRequest } from "./fetch-request.schema.ts";
 import { fetchUrl, MESSAGES, type UrlOutcome } from "./fetch-url.ts";
 
 /** Spec 8: backend ceiling per URL, and the whole batch. */

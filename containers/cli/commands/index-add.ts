@@ -10,6 +10,7 @@ import type { Config } from "../../../functions/config/config.ts";
 import type { Db } from "../../../functions/db/db.ts";
 import { createExtractorPool } from "../../../functions/extract/pool.ts";
 import { buildFetch } from "../../../functions/fetch/build.ts";
+import { FetchRequestSchema } from "../../../functions/fetch/fetch-request.schema.ts";
 import { unavailableRenderer } from "../../../functions/fetch/renderer.ts";
 import { systemClock } from "../../../functions/lib/clock.ts";
 import { defaultIds } from "../../../functions/lib/ids.ts";
@@ -19,7 +20,6 @@ import { createIndexFeed, OPERATOR_SOURCE } from "../../../functions/search/inde
 import type { IndexWriter } from "../../../functions/search/local/document.ts";
 import { readSitemap } from "../../../functions/search/sitemap.ts";
 import { openBlobStore } from "../../../functions/storage/open-blob-store.ts";
-import { FetchRequestSchema } from "../../../functions/surfaces/fetch/fetch.schemas.ts";
 import { createChromiumRenderer } from "../../browser/chromium-pool.ts";
 import { detectChromium } from "../../local/adapters.ts";
 import { parseInteger, UsageError } from "../format.ts";

@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
+import { FetchRequestSchema } from "../../fetch/fetch-request.schema.ts";
 import { errorResponses, jsonBody } from "../../http/openapi.ts";
 import { pageSchema } from "../../lib/pagination.ts";
-import { FetchRequestSchema, FetchResponseSchema, FetchUsageItemSchema, FetchUsageQuery } from "./fetch.schemas.ts";
+import { FetchResponseSchema, FetchUsageItemSchema, FetchUsageQuery } from "./fetch.schemas.ts";
 
 export const fetchRoute = createRoute({
   method: "post",
