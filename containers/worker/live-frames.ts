@@ -1,7 +1,7 @@
 import type { CDPSession, Page } from "puppeteer-core";
 import type { Logger } from "../../functions/lib/logger.ts";
+import { liveFrameKey, type RecordedFrame } from "../../functions/runs/run-artifacts.ts";
 import { type BlobStore, contentKey } from "../../functions/storage/blob-store.ts";
-import { liveFrameKey } from "../../functions/surfaces/agent/live.ts";
 import type { RunSession } from "../browser/run-session.ts";
 
 /** At most this often a frame is written for the live view. */
@@ -15,13 +15,6 @@ const FOLLOW_MS = 500;
  * only between steps. Frames are acknowledged at once (Chromium sends the next only after an ack).
  * Failures only cost the live view, never the run.
  */
-export interface RecordedFrame {
-  /** Milliseconds since the recording started. */
-  at: number;
-  /** Blob key of the JPEG. */
-  key: string;
-}
-
 export function startLiveFrames(deps: {
   session: RunSession;
   blobs: BlobStore;

@@ -5,8 +5,7 @@ import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
-import type { RunsApi } from "../surfaces/agent/agent.app.ts";
-import { runService } from "./run.service.ts";
+import { type RunService, runService } from "./run.service.ts";
 import { createRunNotifier, type RunNotifier } from "./run-notifier.ts";
 
 export interface BuildRunsInput {
@@ -23,6 +22,13 @@ export interface BuildRunsInput {
   heartbeatMs?: number;
   /** When live views end (default: the system clock); the same clock as the services'. */
   clock?: Clock;
+}
+
+/** What the agent surface is given to serve runs. */
+export interface RunsApi {
+  service: RunService;
+  blobs: BlobStore;
+  heartbeatMs?: number;
 }
 
 /** The edge side of runs: the service the automation routes call, from validated configuration. */

@@ -9,12 +9,12 @@ import type { Clock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
 import { unavailableQueue } from "../../functions/queue/queue.ts";
+import type { RunsApi } from "../../functions/runs/build.ts";
 import { type BuildRunsInput, buildRuns } from "../../functions/runs/build.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { type SearchServiceDeps, searchService } from "../../functions/search/search.service.ts";
 import { createServices, type Services } from "../../functions/services/index.ts";
 import { memoryBlobStore } from "../../functions/storage/blob-store.ts";
-import type { RunsApi } from "../../functions/surfaces/agent/agent.app.ts";
 import type { Plan } from "../../schema/plans.ts";
 
 /** A clock tests can move. */

@@ -1,19 +1,12 @@
 import type { Surface } from "../../http/compose.ts";
 import { createRouter } from "../../http/create-router.ts";
-import type { RunService } from "../../runs/run.service.ts";
+import type { RunsApi } from "../../runs/build.ts";
 import type { Services } from "../../services/index.ts";
-import type { BlobStore } from "../../storage/blob-store.ts";
 import { accountHandlers } from "./account.handlers.ts";
 import { getAccountRoute, listApiKeysRoute } from "./account.routes.ts";
 import { mountLiveView } from "./live.ts";
 import { runHandlers } from "./runs.handlers.ts";
 import * as r from "./runs.routes.ts";
-
-export interface RunsApi {
-  service: RunService;
-  blobs: BlobStore;
-  heartbeatMs?: number;
-}
 
 /** {agent_url}: the account routes, automation runs and their readers, and the live view. */
 export function agentSurface(services: Services, runs: RunsApi): Surface {

@@ -6,12 +6,8 @@ import { AppError } from "../../lib/app-error.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { RunRepo, RunRow } from "../../runs/run.repo.ts";
 import { liveViewOpen } from "../../runs/run.wire.ts";
+import { liveFrameKey } from "../../runs/run-artifacts.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
-
-/** Where the worker keeps the newest frame of a run's browser for the live view. */
-export const liveFrameKey = (runId: string) => `live_${runId}`;
-/** Where the worker keeps a recorded run's frame list (JSON: [{at, key}]). */
-export const recordingKey = (runId: string) => `rec_${runId}`;
 
 const TOKEN = /^[A-Za-z0-9]{32}$/;
 

@@ -6,8 +6,8 @@ import type { AppEnv } from "../../http/app-env.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { RunService } from "../../runs/run.service.ts";
 import { eventToWire } from "../../runs/run.wire.ts";
+import { type RecordedFrame, recordingKey } from "../../runs/run-artifacts.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
-import { recordingKey } from "./live.ts";
 import type {
   cancelRunRoute,
   getRunRoute,
@@ -158,12 +158,12 @@ export function runHandlers(deps: RunHandlerDeps) {
     };
 
   /** The screencast frames the worker kept for capture_config.recording (empty while running or when none). */
-  async function recordedFrames(runId: string): Promise<{ at: number; key: string }[]> {
+  async function recordedFrames(runId: string): Promise<RecordedFrame[]> {
     const raw = await deps.blobs.get(recordingKey(runId));
     if (!raw) return [];
     try {
       const list = JSON.parse(raw.toString("utf8")) as unknown;
-      return Array.isArray(list) ? (list as { at: number; key: string }[]) : [];
+      return Array.isArray(list) ? (list as RecordedFrame[]) : [];
     } catch {
       return [];
     }
