@@ -11,8 +11,9 @@ import { agentSurface } from "./surfaces/agent/agent.app.ts";
 import { browserSurface } from "./surfaces/browser/browser.app.ts";
 import { fetchSurface } from "./surfaces/fetch/fetch.app.ts";
 import { searchSurface } from "./surfaces/search/search.app.ts";
+import { VERSION } from "./version.ts";
 
-export const VERSION = "0.1.0";
+export { VERSION };
 
 export interface AppDeps {
   services: Services;

@@ -4,7 +4,8 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { openDatabase, wrapPglite } from "../functions/db/open-database.ts";
+import { openDatabase } from "../functions/db/open-database.ts";
+import { wrapPglite } from "../functions/db/pglite-database.ts";
 import { adminUrl, TEMPLATE_DB, TEST_DATABASE_URL } from "./helpers/databases.ts";
 
 declare module "vitest" {

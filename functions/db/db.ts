@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type * as tables from "../../schema/tables/index.ts";
 
@@ -22,3 +23,6 @@ export interface Database {
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The committed migrations (schema/migrations), applied the same way by every driver. */
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../schema/migrations", import.meta.url));

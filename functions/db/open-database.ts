@@ -1,21 +1,17 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
 import { Pool as NeonPool, neonConfig } from "@neondatabase/serverless";
 import { drizzle as drizzleNeon } from "drizzle-orm/neon-serverless";
 import { migrate as migrateNeon } from "drizzle-orm/neon-serverless/migrator";
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import { WebSocket } from "ws";
 import * as tables from "../../schema/tables/index.ts";
 import type { DatabaseConfig } from "../config/config.ts";
-import type { Database, Db } from "./db.ts";
+import { type Database, type Db, MIGRATIONS_FOLDER } from "./db.ts";
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../schema/migrations", import.meta.url));
+export { MIGRATIONS_FOLDER } from "./db.ts";
+
+/*
+ * PGlite and `pg` are loaded with import() on the one path that needs each: the edge opens Neon
+ * only, and its bundles must not carry either (functions/build/build-edge.ts checks that).
+ */
 
 /** Any value serves, as long as every Osprey process uses the same one. */
 const MIGRATION_LOCK_ID = 0x05_9e_e7;
@@ -53,28 +49,34 @@ async function withMigrationLock(pool: LockingPool, run: () => Promise<void>): P
   }
 }
 
-/** A drizzle Database over an open PGlite client (also used by tests that load a snapshot). */
-export function wrapPglite(client: PGlite, description: string): Database {
-  const db = drizzlePglite(client, { schema: tables });
-  return {
-    db: db as unknown as Db,
-    driver: "pglite",
-    description,
-    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
-    close: () => client.close(),
-  };
+export interface PoolOptions {
+  /** Most connections the pool opens (default 10). */
+  max?: number;
+  /** An idle connection is closed after this long (default: the driver's, 10 s). */
+  idleTimeoutMs?: number;
 }
 
 /** Opens the database the configuration names. PGlite is opened in-memory when `dataDir` is null. */
-export async function openDatabase(config: DatabaseConfig | { driver: "pglite"; dataDir: null }): Promise<Database> {
+export async function openDatabase(
+  config: DatabaseConfig | { driver: "pglite"; dataDir: null },
+  poolOptions: PoolOptions = {},
+): Promise<Database> {
   const migrationsFolder = MIGRATIONS_FOLDER;
+  const poolSize = {
+    max: poolOptions.max ?? 10,
+    ...(poolOptions.idleTimeoutMs ? { idleTimeoutMillis: poolOptions.idleTimeoutMs } : {}),
+  };
   if (config.driver === "pglite") {
-    if (config.dataDir) mkdirSync(path.dirname(config.dataDir), { recursive: true });
-    const client = config.dataDir ? await PGlite.create(config.dataDir) : await PGlite.create();
-    return wrapPglite(client, config.dataDir ? `pglite (${config.dataDir})` : "pglite (in memory)");
+    const { openPglite } = await import("./pglite-database.ts");
+    return openPglite(config.dataDir);
   }
   if (config.driver === "pg") {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
+      import("pg"),
+      import("drizzle-orm/node-postgres"),
+      import("drizzle-orm/node-postgres/migrator"),
+    ]);
+    const pool = new pg.Pool({ connectionString: config.url, ...poolSize });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     pool.on("error", () => {});
     const db = drizzleNodePg(pool, { schema: tables });
@@ -96,7 +98,7 @@ export async function openDatabase(config: DatabaseConfig | { driver: "pglite"; 
     neonConfig.pipelineTLS = false;
     neonConfig.pipelineConnect = false;
   }
-  const pool = new NeonPool({ connectionString: config.url, max: 10 });
+  const pool = new NeonPool({ connectionString: config.url, ...poolSize });
   pool.on("error", () => {});
   const db = drizzleNeon(pool, { schema: tables });
   return {

@@ -1,4 +1,10 @@
-import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
+import type { getDocumentProxy } from "unpdf";
+
+/**
+ * PDF.js is most of an edge fetch bundle's weight (about 1.6 MB minified); it is loaded on the first
+ * PDF, so a process (or a Lambda's cold start) that never meets one never parses it.
+ */
+const loadUnpdf = () => import("unpdf");
 
 /**
  * Text and metadata of a PDF, through unpdf (PDF.js built for servers, no worker, no canvas).
@@ -69,7 +75,7 @@ const cleanString = (v: unknown): string | null => {
 
 async function isoDate(raw: unknown): Promise<string | null> {
   if (typeof raw !== "string" || raw.trim() === "") return null;
-  const { PDFDateString } = await getResolvedPDFJS();
+  const { PDFDateString } = await (await loadUnpdf()).getResolvedPDFJS();
   const fromPdf = PDFDateString.toDateObject(raw);
   const date = fromPdf ?? new Date(raw); // XMP dates are already ISO 8601
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
@@ -101,7 +107,7 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // A copy: PDF.js may take over (detach) the buffer it is given, and the caller keeps its bytes.
-    doc = await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: false, enableXfa: false, verbosity: 0 });
+    doc = await (await loadUnpdf()).getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: false, enableXfa: false, verbosity: 0 });
   } catch (err) {
     return empty(describe(err));
   }

@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { wrapPglite } from "../../functions/db/open-database.ts";
+import { wrapPglite } from "../../functions/db/pglite-database.ts";
 import { createTestContext } from "../helpers/app.ts";
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import { wrapPglite } from "../../functions/db/open-database.ts";
+import { wrapPglite } from "../../functions/db/pglite-database.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { DOCUMENTS } from "../../functions/openapi/write-openapi.ts";
 import {

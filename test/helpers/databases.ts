@@ -4,7 +4,8 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
 import type { Database, DbDriver } from "../../functions/db/db.ts";
-import { openDatabase, wrapPglite } from "../../functions/db/open-database.ts";
+import { openDatabase } from "../../functions/db/open-database.ts";
+import { wrapPglite } from "../../functions/db/pglite-database.ts";
 import { startNeonProxy } from "./neon-proxy.ts";
 
 /**

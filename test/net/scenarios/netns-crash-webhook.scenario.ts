@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { asc, eq } from "drizzle-orm";
 import { createWebhookDispatcher } from "../../../containers/webhooks/dispatcher.ts";
-import { wrapPglite } from "../../../functions/db/open-database.ts";
+import { wrapPglite } from "../../../functions/db/pglite-database.ts";
 import { silentLogger } from "../../../functions/lib/logger.ts";
 import { accounts, runs, webhookAttempts, webhookDeliveries } from "../../../schema/tables/index.ts";
 import { UNROUTABLE } from "../../helpers/netns/netns.ts";

@@ -1,0 +1,64 @@
+import { SQSClient } from "@aws-sdk/client-sqs";
+import type { Config } from "../config/config.ts";
+import { AppError } from "../lib/app-error.ts";
+import type { RunQueue } from "../queue/queue.ts";
+import { unavailableQueue } from "../queue/queue.ts";
+import { createSqsQueue } from "../queue/sqs-queue.ts";
+import { buildRuns } from "../runs/build.ts";
+import { agentSurface } from "../surfaces/agent/agent.app.ts";
+import type { EdgeRoot, EdgeSurfaceBuilder } from "./edge-root.ts";
+
+/**
+ * {agent_url} on AWS Lambda: account routes, automation runs and their readers. A run is inserted
+ * and its id sent to SQS; the browser containers run it. Blocking `/run` and `/run-sse` stream
+ * through the function URL and end with the invocation's 15-minute limit.
+ */
+
+/** The SQS producer; its client is made on the first send, so a request that starts no run never builds it. */
+function sqsProducer(queue: Extract<Config["queue"], { kind: "sqs" }>, root: EdgeRoot): RunQueue {
+  let inner: RunQueue | null = null;
+  const get = () => {
+    inner ??= createSqsQueue({
+      client: new SQSClient({ region: queue.region, ...(queue.endpoint ? { endpoint: queue.endpoint } : {}) }),
+      queueUrl: queue.queueUrl,
+      ...(queue.deadLetterQueueUrl ? { deadLetterQueueUrl: queue.deadLetterQueueUrl } : {}),
+      logger: root.logger,
+    });
+    return inner;
+  };
+  return {
+    description: `sqs ${queue.queueUrl}`,
+    send: (body, opts) => get().send(body, opts),
+    receive: (opts) => get().receive(opts),
+    extend: (msg, ms) => get().extend(msg, ms),
+    ack: (msg) => get().ack(msg),
+    release: (msg, ms) => get().release(msg, ms),
+    close: async () => inner?.close(),
+  };
+}
+
+export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
+  const { config } = root;
+  const queue =
+    config.queue.kind === "sqs" ? sqsProducer(config.queue, root) : unavailableQueue("OSPREY_SQS_QUEUE_URL is not set");
+  const runs = buildRuns({
+    db: root.database.db,
+    queue,
+    blobs: root.blobs(),
+    logger: root.logger,
+    model: config.model,
+    allowPrivateHosts: config.allowPrivateHosts,
+    publicUrl: root.publicUrl,
+  });
+  if (config.queue.kind !== "sqs") {
+    // Refused before the run is inserted: a run that could never be queued is not created at all.
+    const refuse = async (): Promise<never> => {
+      throw new AppError(
+        "SERVICE_BUSY",
+        "Automation runs cannot be started on this deployment: its run queue is not configured (OSPREY_SQS_QUEUE_URL).",
+      );
+    };
+    runs.service = { ...runs.service, create: refuse, createBatch: refuse };
+  }
+  return agentSurface(root.services, runs);
+};
