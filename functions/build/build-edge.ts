@@ -22,7 +22,8 @@ export type EdgeSurface = (typeof SURFACES)[number];
 export const OUT_DIR = path.join(ROOT, "dist/functions");
 
 /** Packages and modules that belong to the serverful side. */
-const FORBIDDEN = /(^|\/)node_modules\/(@electric-sql\/pglite|pg|pg-pool|pg-protocol|puppeteer|puppeteer-core|chromium-bidi)\/|^containers\//;
+const FORBIDDEN =
+  /(^|\/)node_modules\/(@electric-sql\/pglite|pg|pg-pool|pg-protocol|puppeteer|puppeteer-core|chromium-bidi)\/|^containers\//;
 /** What the database module may import() and the edge never loads. */
 const LAZY_ONLY = /^(@electric-sql\/pglite|pg|drizzle-orm\/(pglite|node-postgres)(\/.*)?|\.\/pglite-database\.ts)$/;
 

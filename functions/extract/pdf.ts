@@ -107,7 +107,11 @@ export async function extractPdf(bytes: Uint8Array, opts: PdfOptions = {}): Prom
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // A copy: PDF.js may take over (detach) the buffer it is given, and the caller keeps its bytes.
-    doc = await (await loadUnpdf()).getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: false, enableXfa: false, verbosity: 0 });
+    doc = await (await loadUnpdf()).getDocumentProxy(new Uint8Array(bytes), {
+      stopAtErrors: false,
+      enableXfa: false,
+      verbosity: 0,
+    });
   } catch (err) {
     return empty(describe(err));
   }
