@@ -3,6 +3,7 @@ import { createExtractorPool } from "../../functions/extract/pool.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
+import { startHealthEndpoint } from "../worker/health-endpoint.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
 import { openRuntime } from "./runtime.ts";
@@ -11,7 +12,9 @@ import { openRuntime } from "./runtime.ts";
  * `osprey worker`: a run worker and webhook dispatcher without the HTTP API, for a second process
  * or machine beside a server started with OSPREY_WORKER=off (or beside another worker). It shares
  * the server's database (Postgres: DATABASE_URL; the embedded PGlite allows one process only) and
- * queue. SIGINT/SIGTERM drain in-flight runs for up to OSPREY_SHUTDOWN_TIMEOUT_MS.
+ * queue. SIGINT/SIGTERM drain in-flight runs for up to OSPREY_SHUTDOWN_TIMEOUT_MS. It is also the
+ * browser container's entry point (containers/Dockerfile), where OSPREY_HEALTH_PORT turns on the
+ * endpoint its HEALTHCHECK asks.
  */
 export async function startWorker(config: Config, opts: { print: (line: string) => void }): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -24,17 +27,35 @@ export async function startWorker(config: Config, opts: { print: (line: string) 
   const extractor = createExtractorPool();
   const blobs = openBlobStore(config.blobStore);
   const stack = createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl });
+  let stopping = false;
+  // Listening before the worker takes runs: a taken port stops start-up before any run is claimed.
+  const health =
+    config.workerHealthPort === null
+      ? null
+      : await startHealthEndpoint({
+          host: config.host,
+          port: config.workerHealthPort,
+          state: {
+            accepting: () => !stopping,
+            details: () => ({ worker: stack.worker.id, runs_in_flight: stack.worker.inflight() }),
+          },
+        }).catch(async (err: unknown) => {
+          await Promise.allSettled([extractor.close(), queue.close(), stack.browsers.close()]);
+          await runtime.close();
+          throw new Error(`health endpoint: cannot listen on ${config.host}:${config.workerHealthPort} (OSPREY_HEALTH_PORT)`, {
+            cause: err,
+          });
+        });
   stack.start();
   opts.print(
-    `Osprey worker ${stack.worker.id} started: ${config.workerConcurrency} runs at once, queue ${queue.description}, database ${runtime.database.description}\n`,
+    `Osprey worker ${stack.worker.id} started: ${config.workerConcurrency} runs at once, queue ${queue.description}, database ${runtime.database.description}, artifacts ${blobs.description}${health ? `, health http://${config.host}:${health.port}/healthz` : ""}\n`,
   );
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
     logger.info("worker shutting down", { signal, drain_ms: config.shutdownTimeoutMs });
     await stack.stop(config.shutdownTimeoutMs);
-    await Promise.allSettled([extractor.close(), queue.close()]);
+    await Promise.allSettled([extractor.close(), queue.close(), health?.close()]);
     await runtime.close();
     process.exit(0);
   };
