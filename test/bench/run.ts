@@ -27,6 +27,10 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
     describe: "page loads through the browser egress proxy beside the same Chromium without one; bytes counted vs served",
     run: () => import("./egress.bench.ts").then((m) => m.egressBench()),
   },
+  edge: {
+    describe: "edge bundles: size, cold start per handler in a fresh process, warm overhead vs the local app (Postgres via --db)",
+    run: () => import("./edge.bench.ts").then((m) => m.edgeBench()),
+  },
   "fetch-load": {
     describe: "event-loop delay while 10-URL batches of the largest benchmark pages are fetched",
     run: () => import("./fetch-load.bench.ts").then((m) => m.fetchLoadBench()),
