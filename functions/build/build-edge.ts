@@ -39,7 +39,7 @@ const lazyDrivers: Plugin = {
 };
 
 export interface BundleReport {
-  surface: EdgeSurface;
+  surface: string;
   file: string;
   /** The entry file and the chunks it imports statically: what a cold start loads. */
   bytes: number;
@@ -50,11 +50,16 @@ export interface BundleReport {
 }
 
 /** Bundles one surface; the caller decides what a forbidden input means (the build fails). */
-export async function bundleSurface(surface: EdgeSurface, outDir = OUT_DIR): Promise<BundleReport> {
-  const file = path.join(outDir, `${surface}.mjs`);
+export function bundleSurface(surface: EdgeSurface, outDir = OUT_DIR): Promise<BundleReport> {
+  return bundleEntry(surface, path.join(ROOT, `functions/entry/${surface}.lambda.ts`), outDir);
+}
+
+/** Bundles one entry file as `<name>.mjs` under `outDir`, with the edge's rules (tests check them on other entries). */
+export async function bundleEntry(name: string, entry: string, outDir = OUT_DIR): Promise<BundleReport> {
+  const file = path.join(outDir, `${name}.mjs`);
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: { [surface]: path.join(ROOT, `functions/entry/${surface}.lambda.ts`) },
+    entryPoints: { [name]: entry },
     outdir: outDir,
     outExtension: { ".js": ".mjs" },
     // Code loaded with import() only on some requests (PDF.js) goes to its own file, read when first needed.
@@ -90,7 +95,7 @@ export async function bundleSurface(surface: EdgeSurface, outDir = OUT_DIR): Pro
     if (eager.has(out)) bytes += o.bytes;
     else lazyBytes += o.bytes;
   }
-  return { surface, file, bytes, lazyBytes, forbidden };
+  return { surface: name, file, bytes, lazyBytes, forbidden };
 }
 
 async function main(): Promise<void> {

@@ -12,14 +12,17 @@ const mod = (await import(file ?? "")) as { handler: unknown };
 const imported = performance.now();
 const health = await invoke(mod.handler, functionUrlEvent("GET", "/healthz"));
 const firstRequest = performance.now();
+// What must answer with no database and no key: the document and a missing key's 401.
+const protectedPath = file?.endsWith("agent.mjs") ? "/v1/account" : "/usage";
+const openapi = (await invoke(mod.handler, functionUrlEvent("GET", "/openapi.json"))).status;
+const anonymous = (await invoke(mod.handler, functionUrlEvent("GET", protectedPath))).status;
 let authed: { ms: number; status: number } | null = null;
 if (key) {
-  const path = file?.endsWith("agent.mjs") ? "/v1/account" : "/usage";
   const t = performance.now();
-  const res = await invoke(mod.handler, functionUrlEvent("GET", path, { headers: { "x-api-key": key } }));
+  const res = await invoke(mod.handler, functionUrlEvent("GET", protectedPath, { headers: { "x-api-key": key } }));
   authed = { ms: performance.now() - t, status: res.status };
 }
 process.stdout.write(
-  `${JSON.stringify({ importMs: imported - t0, firstMs: firstRequest - imported, status: health.status, authed, processMs: performance.now() })}\n`,
+  `${JSON.stringify({ importMs: imported - t0, firstMs: firstRequest - imported, status: health.status, openapi, anonymous, authed, processMs: performance.now() })}\n`,
 );
 process.exit(0);
