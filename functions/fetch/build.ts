@@ -35,6 +35,8 @@ export interface FetchBuildInput {
    * successful fetch upserts its page after the response. Absent: nothing is indexed.
    */
   index?: IndexFeed;
+  /** See FetchDeps.awaitIndex: the edge (Lambda) waits for its pages to be indexed. */
+  awaitIndex?: boolean;
 }
 
 /** Wires the fetch API's adapters: the address policy and safe HTTP client, cache, usage, renderer, extractor. */
@@ -64,6 +66,7 @@ export function buildFetch(input: FetchBuildInput) {
     decodeHtml,
     neverExpireHosts: input.config.fetchNeverExpireHosts,
     ...(input.index ? { index: input.index } : {}),
+    ...(input.awaitIndex ? { awaitIndex: true } : {}),
   };
   return {
     fetch: fetchService(deps, input.batchCeilingMs === undefined ? {} : { batchCeilingMs: input.batchCeilingMs }),

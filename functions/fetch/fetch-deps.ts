@@ -26,4 +26,9 @@ export interface FetchDeps {
   neverExpireHosts: string[];
   /** The local search index's feed: successful fetches are offered to it after the response. */
   index?: IndexFeed;
+  /**
+   * Wait for this request's pages to be indexed before answering (bounded): on a platform that
+   * freezes the process once the response is sent (AWS Lambda), work left for later is lost.
+   */
+  awaitIndex?: boolean;
 }

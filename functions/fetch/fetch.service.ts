@@ -53,15 +53,19 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
 
   // Successful whole pages go to the local index once the response is computed (the feed
   // starts its work on a later turn and never fails the request), private to the fetching account
-  // unless the feed may share them (index-feed.ts).
-  const offerToIndex = (outcomes: TimedOutcome[], accountId: string) => {
-    if (!deps.index) return;
+  // unless the feed may share them (index-feed.ts). Resolves when they are written (or given up).
+  const offerToIndex = (outcomes: TimedOutcome[], accountId: string): Promise<unknown> => {
+    if (!deps.index) return Promise.resolve();
+    const written: Promise<void>[] = [];
     for (const { outcome } of outcomes) {
       if (outcome.ok && outcome.indexDoc) {
-        deps.index.offer(outcome.indexDoc, { kind: "fetch", accountId, publicPage: outcome.indexPublic === true });
+        written.push(deps.index.offer(outcome.indexDoc, { kind: "fetch", accountId, publicPage: outcome.indexPublic === true }));
       }
     }
+    return Promise.all(written);
   };
+  /** On the edge the response waits for indexing, but never longer than this. */
+  const INDEX_WAIT_MS = 5000;
 
   return {
     async fetch(req: FetchRequest, ctx: BatchContext): Promise<TimedOutcome[]> {
@@ -96,7 +100,17 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
           createdAt: now,
         })),
       );
-      offerToIndex(outcomes, ctx.auth.account.id);
+      const indexed = offerToIndex(outcomes, ctx.auth.account.id);
+      if (deps.awaitIndex) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<"late">((resolve) => {
+          timer = setTimeout(() => resolve("late"), INDEX_WAIT_MS);
+        });
+        if ((await Promise.race([indexed, late])) === "late") {
+          deps.logger.warn("indexing fetched pages took too long; answering without waiting", { wait_ms: INDEX_WAIT_MS });
+        }
+        clearTimeout(timer);
+      }
       return outcomes;
     },
     /**

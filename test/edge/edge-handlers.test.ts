@@ -151,6 +151,20 @@ describe.skipIf(!TEST_DATABASE_URL)("edge handlers (Neon driver, fauxqs, functio
     const body = res.json<{ results: { url: string; text?: string }[]; errors: unknown[] }>();
     expect(body.errors).toEqual([]);
     expect(body.results[0]?.text).toContain("A static paragraph");
+    // Indexed before the answer came back (a frozen Lambda would drop work left for later), and
+    // private to the fetching account.
+    const check = new pg.Client({ connectionString: database.url });
+    await check.connect();
+    try {
+      const { rows } = await check.query<{ owner_account_id: string }>(
+        "select owner_account_id from search_documents where url = $1",
+        [`${origin.url}/plain`],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.owner_account_id).not.toBe("");
+    } finally {
+      await check.end();
+    }
   });
 
   it("leaves no connection behind after 200 sequential invocations", async () => {
