@@ -11,8 +11,13 @@ import type { EdgeRoot, EdgeSurfaceBuilder } from "./edge-root.ts";
 /**
  * {agent_url} on AWS Lambda: account routes, automation runs and their readers. A run is inserted
  * and its id sent to SQS; the browser containers run it. Blocking `/run` and `/run-sse` stream
- * through the function URL and end with the invocation's 15-minute limit.
+ * through the function URL, which ends an invocation at 15 minutes: they answer before that
+ * (LAMBDA_RESPONSE_CAP_MS), `/run` with the run as it stands (poll GET /v1/runs/{id}), and the
+ * stream simply ends. The run itself goes on in the browser containers either way.
  */
+
+/** 14.5 minutes: the answer must be written before Lambda's 15-minute limit ends the invocation. */
+export const LAMBDA_RESPONSE_CAP_MS = 870_000;
 
 /** The SQS producer; its client is made on the first send, so a request that starts no run never builds it. */
 function sqsProducer(queue: Extract<Config["queue"], { kind: "sqs" }>, root: EdgeRoot): RunQueue {
@@ -49,6 +54,7 @@ export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
     model: config.model,
     allowPrivateHosts: config.allowPrivateHosts,
     publicUrl: root.publicUrl,
+    responseCapMs: LAMBDA_RESPONSE_CAP_MS,
   });
   if (config.queue.kind !== "sqs") {
     // Refused before the run is inserted: a run that could never be queued is not created at all.

@@ -22,6 +22,8 @@ export interface BuildRunsInput {
   heartbeatMs?: number;
   /** When live views end (default: the system clock); the same clock as the services'. */
   clock?: Clock;
+  /** See RunServiceDeps.responseCapMs (the edge sets it below Lambda's 15 minutes). */
+  responseCapMs?: number;
 }
 
 /** What the agent surface is given to serve runs. */
@@ -43,6 +45,7 @@ export function buildRuns(input: BuildRunsInput): RunsApi {
     allowPrivateHosts: input.allowPrivateHosts ?? [],
     publicUrl: typeof input.publicUrl === "string" ? () => input.publicUrl as string : input.publicUrl,
     clock: input.clock ?? systemClock,
+    ...(input.responseCapMs === undefined ? {} : { responseCapMs: input.responseCapMs }),
   });
   return { service, blobs: input.blobs, heartbeatMs: input.heartbeatMs };
 }

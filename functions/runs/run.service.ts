@@ -38,6 +38,12 @@ export interface RunServiceDeps {
   publicUrl: () => string;
   /** Decides whether a finished run's streaming_url is still handed out (LIVE_VIEW_GRACE_MS). */
   clock: Clock;
+  /**
+   * The longest a response may stay open (a blocking /run, an SSE stream): set where the platform
+   * ends invocations (AWS Lambda: 15 minutes). Past it /run answers with the run as it stands and
+   * a stream ends; the run itself goes on. Unset: no limit beyond the run's own budget.
+   */
+  responseCapMs?: number;
 }
 
 /** How long /run waits beyond the run's own duration budget before answering with the run as it stands. */
@@ -251,8 +257,11 @@ export function runService(deps: RunServiceDeps) {
     },
 
     blockingBudgetMs(body: RunRequest): number {
-      return (body.agent_config?.max_duration_seconds ?? DEFAULT_MAX_DURATION_SECONDS) * 1000 + BLOCKING_GRACE_MS;
+      const budget = (body.agent_config?.max_duration_seconds ?? DEFAULT_MAX_DURATION_SECONDS) * 1000 + BLOCKING_GRACE_MS;
+      return Math.min(budget, deps.responseCapMs ?? Number.POSITIVE_INFINITY);
     },
+    /** How long an SSE stream may stay open (responseCapMs), or Infinity. */
+    streamCapMs: deps.responseCapMs ?? Number.POSITIVE_INFINITY,
   };
 }
 

@@ -58,12 +58,13 @@ export function runHandlers(deps: RunHandlerDeps) {
       stream.onAbort(() => stop.abort());
       let lastId = 0;
       let lastWrite = Date.now();
+      const endsAt = Date.now() + runs.streamCapMs;
       // Errors end the stream here, quietly: Hono would write their message as an `error` event,
       // and an internal message is not the caller's to read. The run goes on either way; its
       // outcome is at GET /v1/runs/{id}.
       try {
         for (;;) {
-          if (stop.signal.aborted) return;
+          if (stop.signal.aborted || Date.now() >= endsAt) return;
           const events = await runs.eventsAfter(created.id, lastId);
           for (const e of events) {
             lastId = e.id;
