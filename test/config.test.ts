@@ -35,10 +35,12 @@ describe("parseConfig", () => {
       modelVision: false,
       publicUrl: null,
       blobStore: { kind: "files", dir: "/srv/osprey/.osprey/blobs" },
+      renderSecret: null,
       queue: { kind: "postgres" },
       worker: true,
       workerConcurrency: 2,
       workerHealthPort: null,
+      workerRenderPort: null,
       runLeaseMs: 30_000,
       search: {
         enabled: true,
@@ -183,6 +185,21 @@ describe("parseConfig", () => {
       /OSPREY_HEALTH_PORT must be an integer between 1 and 65535/,
     );
     expect(() => parseConfig({ OSPREY_HEALTH_PORT: "http" }, CWD)).toThrow(/OSPREY_HEALTH_PORT must be an integer/);
+  });
+
+  it("parses OSPREY_RENDER_PORT (off by default), which needs OSPREY_RENDERER_SECRET of at least 32 characters", () => {
+    const secret = "s".repeat(32);
+    const c = parseConfig({ OSPREY_RENDER_PORT: "8082", OSPREY_RENDERER_SECRET: secret }, CWD);
+    expect([c.workerRenderPort, c.renderSecret]).toEqual([8082, secret]);
+    expect(() => parseConfig({ OSPREY_RENDER_PORT: "8082" }, CWD)).toThrow(
+      /^invalid configuration: OSPREY_RENDERER_SECRET \(at least 32 characters\) is required when OSPREY_RENDER_PORT is set$/,
+    );
+    expect(() => parseConfig({ OSPREY_RENDER_PORT: "8082", OSPREY_RENDERER_SECRET: "short" }, CWD)).toThrow(
+      /OSPREY_RENDERER_SECRET/,
+    );
+    expect(() => parseConfig({ OSPREY_RENDER_PORT: "0", OSPREY_RENDERER_SECRET: secret }, CWD)).toThrow(
+      /OSPREY_RENDER_PORT must be an integer between 1 and 65535/,
+    );
   });
 
   it("parses OSPREY_FETCH_NEVER_EXPIRE_HOSTS into lower-case hosts and rejects bad entries", () => {

@@ -1,9 +1,13 @@
 import type { Config } from "../../functions/config/config.ts";
 import { createExtractorPool } from "../../functions/extract/pool.ts";
+import { type Renderer, unavailableRenderer } from "../../functions/fetch/renderer.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
+import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { startHealthEndpoint } from "../worker/health-endpoint.ts";
+import { type RenderEndpoint, startRenderEndpoint } from "../worker/render-endpoint.ts";
+import { detectChromium } from "./adapters.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
 import { openRuntime } from "./runtime.ts";
@@ -14,7 +18,8 @@ import { openRuntime } from "./runtime.ts";
  * the server's database (Postgres: DATABASE_URL; the embedded PGlite allows one process only) and
  * queue. SIGINT/SIGTERM drain in-flight runs for up to OSPREY_SHUTDOWN_TIMEOUT_MS. It is also the
  * browser container's entry point (containers/Dockerfile), where OSPREY_HEALTH_PORT turns on the
- * endpoint its HEALTHCHECK asks.
+ * endpoint its HEALTHCHECK asks, and OSPREY_RENDER_PORT (with OSPREY_RENDERER_SECRET) the internal
+ * render endpoint the edge's fetch renders pages through (off unless set).
  */
 export async function startWorker(config: Config, opts: { print: (line: string) => void }): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -46,19 +51,59 @@ export async function startWorker(config: Config, opts: { print: (line: string) 
             cause: err,
           });
         });
+  const rendering = await startRendering(config, logger).catch(async (err: unknown) => {
+    await Promise.allSettled([extractor.close(), queue.close(), stack.browsers.close(), health?.close()]);
+    await runtime.close();
+    throw err;
+  });
   stack.start();
   opts.print(
-    `Osprey worker ${stack.worker.id} started: ${config.workerConcurrency} runs at once, queue ${queue.description}, database ${runtime.database.description}, artifacts ${blobs.description}${health ? `, health http://${config.host}:${health.port}/healthz` : ""}\n`,
+    `Osprey worker ${stack.worker.id} started: ${config.workerConcurrency} runs at once, queue ${queue.description}, database ${runtime.database.description}, artifacts ${blobs.description}${health ? `, health http://${config.host}:${health.port}/healthz` : ""}${rendering ? `, render ${rendering.endpoint.url}` : ""}\n`,
   );
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
     logger.info("worker shutting down", { signal, drain_ms: config.shutdownTimeoutMs });
     await stack.stop(config.shutdownTimeoutMs);
-    await Promise.allSettled([extractor.close(), queue.close(), health?.close()]);
+    await Promise.allSettled([extractor.close(), queue.close(), health?.close(), rendering?.close()]);
     await runtime.close();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * The internal render endpoint, when OSPREY_RENDER_PORT is set: its own Chromium renderer (started
+ * on the first render, closed when idle), apart from the run browsers, behind the shared secret.
+ */
+async function startRendering(
+  config: Config,
+  logger: ReturnType<typeof createLogger>,
+): Promise<{ endpoint: RenderEndpoint; close(): Promise<void> } | null> {
+  if (config.workerRenderPort === null || config.renderSecret === null) return null;
+  const chromium = detectChromium(config);
+  const renderer: Renderer = chromium.path
+    ? createChromiumRenderer({ executablePath: chromium.path, egress: { allowPrivateHosts: config.allowPrivateHosts, logger } })
+    : unavailableRenderer(chromium.reason);
+  const endpoint = await startRenderEndpoint({
+    renderer,
+    secret: config.renderSecret,
+    allowPrivateHosts: config.allowPrivateHosts,
+    logger,
+    host: config.host,
+    port: config.workerRenderPort,
+  }).catch(async (err: unknown) => {
+    await renderer.close();
+    throw new Error(`render endpoint: cannot listen on ${config.host}:${config.workerRenderPort} (OSPREY_RENDER_PORT)`, {
+      cause: err,
+    });
+  });
+  return {
+    endpoint,
+    close: async () => {
+      await endpoint.close();
+      await renderer.close();
+    },
+  };
 }

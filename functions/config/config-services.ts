@@ -35,6 +35,15 @@ export const ServicesEnvFields = {
       .max(65535, "must be an integer between 1 and 65535")
       .optional(),
   ),
+  OSPREY_RENDER_PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be an integer between 1 and 65535" })
+      .int("must be an integer between 1 and 65535")
+      .min(1, "must be an integer between 1 and 65535")
+      .max(65535, "must be an integer between 1 and 65535")
+      .optional(),
+  ),
   OSPREY_SEARCH: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
   OSPREY_SEARCH_SHARE_PUBLIC_PAGES: z.preprocess(
     emptyAsUndefined,
@@ -88,6 +97,11 @@ export interface ServicesConfig {
   workerConcurrency: number;
   /** `osprey worker` answers GET /healthz on this port (the container's HEALTHCHECK); null: no listener. */
   workerHealthPort: number | null;
+  /**
+   * `osprey worker` serves the internal render endpoint (the edge fetch's remote renderer) on this
+   * port, with OSPREY_RENDERER_SECRET; null: no render endpoint (the default).
+   */
+  workerRenderPort: number | null;
   runLeaseMs: number;
   search: SearchConfig;
 }
@@ -108,6 +122,7 @@ export function servicesConfig(e: ServicesEnv): ServicesConfig {
     worker: e.OSPREY_WORKER === "on",
     workerConcurrency: e.OSPREY_WORKER_CONCURRENCY,
     workerHealthPort: e.OSPREY_HEALTH_PORT ?? null,
+    workerRenderPort: e.OSPREY_RENDER_PORT ?? null,
     runLeaseMs: e.OSPREY_RUN_LEASE_SECONDS * 1000,
     search: {
       enabled: e.OSPREY_SEARCH === "on",

@@ -2,6 +2,7 @@ import { isIPv6 } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { emptyAsUndefined, optionalString } from "./config-env.ts";
+import { renderEndpointSecret } from "./config-render.ts";
 import { type ServicesConfig, ServicesEnvFields, servicesConfig } from "./config-services.ts";
 import { type BlobStoreConfig, StorageEnvFields, storageConfig, storageConfigProblem } from "./config-storage.ts";
 
@@ -170,6 +171,8 @@ export interface Config extends ServicesConfig {
   publicUrl: string | null;
   /** Where artifacts are kept: files under the data directory, or S3. */
   blobStore: BlobStoreConfig;
+  /** The secret the worker's render endpoint checks (OSPREY_RENDERER_SECRET); null when unset or too short. */
+  renderSecret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -205,6 +208,12 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   }
   const storageProblem = storageConfigProblem(e);
   if (storageProblem) throw new ConfigError(`invalid configuration: ${storageProblem}`);
+  const renderSecret = renderEndpointSecret(env);
+  if (e.OSPREY_RENDER_PORT !== undefined && renderSecret === null) {
+    throw new ConfigError(
+      "invalid configuration: OSPREY_RENDERER_SECRET (at least 32 characters) is required when OSPREY_RENDER_PORT is set",
+    );
+  }
   if (e.OSPREY_LLM_BASE_URL && !e.OSPREY_LLM_PROVIDER) {
     throw new ConfigError("invalid configuration: OSPREY_LLM_PROVIDER is required when OSPREY_LLM_BASE_URL is set");
   }
@@ -229,6 +238,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     modelVision: e.OSPREY_LLM_VISION === "true",
     publicUrl: e.OSPREY_PUBLIC_URL?.replace(/\/$/, "") ?? null,
     blobStore: storageConfig(e, dataDir, e.AWS_REGION),
+    renderSecret,
     ...servicesConfig(e),
   };
 }

@@ -1,47 +1,7 @@
-import type { AddressInfo } from "node:net";
-import { createConnection } from "node:net";
-import { WebSocketServer } from "ws";
+import { startNeonWsProxy } from "../../containers/cloud-dev/neon-ws-proxy.ts";
 
 /**
- * A WebSocket-to-TCP proxy like the one Neon runs in front of Postgres, so the
- * @neondatabase/serverless driver can talk to the real Postgres on 127.0.0.1:5432 in tests. Each
- * WebSocket carries one Postgres connection; `?address=host:port` names the target, which must be
- * a loopback address (the proxy is a test fixture, not an open relay).
+ * The WebSocket-to-TCP proxy Neon runs in front of Postgres, so the @neondatabase/serverless driver
+ * reaches the real Postgres on 127.0.0.1 in tests; the same one `npm run dev:cloud` runs.
  */
-export async function startNeonProxy(): Promise<{ url: string; close(): Promise<void> }> {
-  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-  await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
-  wss.on("connection", (ws, req) => {
-    const address = new URL(req.url ?? "/", "http://proxy").searchParams.get("address") ?? "";
-    const match = /^(127\.0\.0\.1|localhost):(\d+)$/.exec(address);
-    if (!match) {
-      ws.close(1008, "target not allowed");
-      return;
-    }
-    const socket = createConnection({ host: "127.0.0.1", port: Number(match[2]) });
-    const pending: Buffer[] = [];
-    let connected = false;
-    socket.on("connect", () => {
-      connected = true;
-      for (const chunk of pending.splice(0)) socket.write(chunk);
-    });
-    ws.on("message", (data: Buffer) => {
-      if (connected) socket.write(data);
-      else pending.push(data);
-    });
-    socket.on("data", (chunk) => ws.send(chunk));
-    socket.on("close", () => ws.close());
-    socket.on("error", () => ws.close());
-    ws.on("close", () => socket.destroy());
-    ws.on("error", () => socket.destroy());
-  });
-  const { port } = wss.address() as AddressInfo;
-  return {
-    url: `127.0.0.1:${port}/v2`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate();
-        wss.close(() => resolve());
-      }),
-  };
-}
+export const startNeonProxy = () => startNeonWsProxy();

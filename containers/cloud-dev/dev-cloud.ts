@@ -1,0 +1,300 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { startFauxqs } from "fauxqs";
+import pg from "pg";
+import { openDatabase } from "../../functions/db/open-database.ts";
+import { sqsRedrivePolicy } from "../../functions/queue/sqs-queue.ts";
+import { MAX_RECEIVES } from "../local/run-stack.ts";
+import { type FunctionUrl, installStreamingRuntime, type StreamingHandler, serveFunctionUrl } from "./function-url-adapter.ts";
+import { startNeonWsProxy } from "./neon-ws-proxy.ts";
+
+/**
+ * `npm run dev:cloud`: the cloud shape (README, "Cloud mode") on one machine.
+ *
+ * - the edge: each surface's Lambda handler (functions/entry/*.lambda.ts, or the bundles in
+ *   dist/functions with --bundles) behind a local function URL (function-url-adapter.ts: payload
+ *   2.0 events, response streaming through the runtime's `awslambda` global);
+ * - SQS (run queue + dead-letter queue) and S3 (artifacts) on the fauxqs emulator, in this process;
+ * - Postgres through the Neon serverless driver and a local WebSocket proxy (neon-ws-proxy.ts),
+ *   with migrations applied once before anything starts;
+ * - browser containers: `osprey worker` child processes (SQS consumer, Chromium, webhooks, the
+ *   internal render endpoint the edge's fetch uses), each in its own process group; one that dies
+ *   is started again, as an ECS service replaces a stopped task.
+ *
+ * DATABASE_URL names the database (default: a database `osprey_cloud_dev` it creates on the local
+ * Postgres the README names). OSPREY_CLOUD_DEV_PORT is the first of four ports, one per surface
+ * (default 8790; 0 picks free ports), OSPREY_CLOUD_DEV_WORKERS the number of workers (default 2).
+ * Everything else (OSPREY_LLM_*, OSPREY_ALLOW_PRIVATE_HOSTS, ...) is passed to the edge and the
+ * workers as they are. SIGINT/SIGTERM stop the workers (they drain), then everything else.
+ */
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const CLI = path.join(REPO_ROOT, "containers/cli/osprey.ts");
+const SURFACES = ["agent", "fetch", "search", "browser"] as const;
+const DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres";
+const DEV_DATABASE = "osprey_cloud_dev";
+const BUCKET = "osprey-artifacts";
+/** How long stopped workers get to drain before they are killed. */
+const STOP_GRACE_MS = 15_000;
+/** A worker that dies is started again after this long. */
+const RESTART_DELAY_MS = 1_000;
+
+type Env = Record<string, string | undefined>;
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  return n;
+}
+
+const redacted = (url: string) => {
+  const u = new URL(url);
+  if (u.password) u.password = "***";
+  return u.toString();
+};
+const isLoopback = (url: string) => ["127.0.0.1", "localhost", "[::1]"].includes(new URL(url).hostname);
+
+/** DATABASE_URL, or the dedicated database on the local Postgres, created when missing. */
+async function databaseUrl(env: Env): Promise<string> {
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  const admin = new pg.Client({ connectionString: DEFAULT_SERVER });
+  await admin.connect().catch((err: unknown) => {
+    throw new Error(`no DATABASE_URL, and the local Postgres at ${DEFAULT_SERVER} does not answer`, { cause: err });
+  });
+  try {
+    const found = await admin.query("select 1 from pg_database where datname = $1", [DEV_DATABASE]);
+    if (found.rowCount === 0) await admin.query(`create database ${DEV_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(DEFAULT_SERVER);
+  url.pathname = `/${DEV_DATABASE}`;
+  return url.toString();
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Worker {
+  name: string;
+  child: ChildProcess;
+  health: string;
+  render: string;
+}
+
+async function main(argv: string[]): Promise<void> {
+  // biome-ignore lint/style/noProcessEnv: a development entry point: it hands the environment to the edge and the workers, whose config.ts parses it
+  const env: Env = process.env;
+  const useBundles = argv.includes("--bundles");
+  const basePort = intSetting(env, "OSPREY_CLOUD_DEV_PORT", 8790, 0, 65_532);
+  const workerCount = intSetting(env, "OSPREY_CLOUD_DEV_WORKERS", 2, 1, 8);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let stopping = false;
+
+  const dbUrl = await databaseUrl(env);
+  // Migrations once, before any function or worker starts (each worker would otherwise race to apply them).
+  const migrator = await openDatabase({ driver: "pg", url: dbUrl });
+  try {
+    await migrator.migrate();
+  } finally {
+    await migrator.close();
+  }
+
+  const fauxqs = await startFauxqs({ port: 0, logger: false });
+  cleanups.push(() => fauxqs.stop());
+  const credentials = { accessKeyId: "test", secretAccessKey: "test" };
+  const sqs = new SQSClient({ endpoint: fauxqs.address, region: "us-east-1", credentials });
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: "osprey-runs-dlq" }));
+  const dlqAttrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] }));
+  const queue = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: "osprey-runs",
+      Attributes: { RedrivePolicy: sqsRedrivePolicy(dlqAttrs.Attributes?.QueueArn ?? "", MAX_RECEIVES) },
+    }),
+  );
+  sqs.destroy();
+  fauxqs.createBucket(BUCKET);
+
+  const proxy = isLoopback(dbUrl) ? await startNeonWsProxy() : null;
+  if (proxy) cleanups.push(() => proxy.close());
+
+  const surfacePorts: number[] = [];
+  for (const [i] of SURFACES.entries()) surfacePorts.push(basePort === 0 ? await freePort() : basePort + i);
+  const renderSecret = randomBytes(32).toString("hex");
+  const dataRoot = mkdtempSync(path.join(tmpdir(), "osprey-cloud-dev-"));
+  cleanups.push(() => rmSync(dataRoot, { recursive: true, force: true }));
+  const shared: Record<string, string> = {
+    OSPREY_SQS_QUEUE_URL: queue.QueueUrl ?? "",
+    OSPREY_SQS_DLQ_URL: dlq.QueueUrl ?? "",
+    OSPREY_SQS_ENDPOINT: fauxqs.address,
+    OSPREY_BLOB_STORE: "s3",
+    OSPREY_S3_BUCKET: BUCKET,
+    OSPREY_S3_ENDPOINT: fauxqs.address,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID || "test",
+    AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY || "test",
+    OSPREY_RENDERER_SECRET: renderSecret,
+    // Live-view and webhook links point at the agent function, as a deployment's CloudFront name would.
+    OSPREY_PUBLIC_URL: env.OSPREY_PUBLIC_URL || `http://127.0.0.1:${surfacePorts[0]}`,
+  };
+
+  // Browser containers: `osprey worker`, as containers/Dockerfile runs it.
+  const workers: Worker[] = [];
+  const startWorker = async (i: number, ports: { health: number; render: number }): Promise<Worker> => {
+    const name = `worker-${i + 1}`;
+    const child = spawn(
+      process.execPath,
+      ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", CLI, "worker"],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...env,
+          ...shared,
+          DATABASE_URL: dbUrl,
+          OSPREY_DB_DRIVER: "pg",
+          OSPREY_QUEUE: "sqs",
+          OSPREY_HEALTH_PORT: String(ports.health),
+          OSPREY_RENDER_PORT: String(ports.render),
+          OSPREY_DATA_DIR: path.join(dataRoot, name),
+          HOST: "127.0.0.1",
+        },
+        // Its own process group: Ctrl-C reaches this process only, which stops each worker once.
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const worker: Worker = {
+      name,
+      child,
+      health: `http://127.0.0.1:${ports.health}/healthz`,
+      render: `http://127.0.0.1:${ports.render}/internal/render`,
+    };
+    const prefix = (stream: NodeJS.WritableStream) => (chunk: string) => {
+      for (const line of chunk.split("\n")) if (line) stream.write(`[${name}] ${line}\n`);
+    };
+    let started = false;
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+        if (!started && /Osprey worker \S+ started/.test(chunk)) {
+          started = true;
+          resolve();
+        }
+        prefix(process.stdout)(chunk);
+      });
+      child.once("exit", (code, signal) => reject(new Error(`${name} exited before it started (${signal ?? code})`)));
+    });
+    child.stderr?.setEncoding("utf8").on("data", prefix(process.stderr));
+    child.once("exit", (code, signal) => {
+      if (stopping || !started) return;
+      print(`[${name}] exited (${signal ?? `code ${code}`}); starting it again in ${RESTART_DELAY_MS} ms`);
+      setTimeout(() => {
+        if (stopping) return;
+        startWorker(i, ports).then(
+          (w) => {
+            workers[i] = w;
+            print(`[${name}] pid ${w.child.pid} health ${w.health} render ${w.render}`);
+          },
+          (err: unknown) => print(`[${name}] did not start again: ${err instanceof Error ? err.message : String(err)}`),
+        );
+      }, RESTART_DELAY_MS);
+    });
+    workers[i] = worker;
+    await ready;
+    return worker;
+  };
+
+  const stopWorkers = async () => {
+    await Promise.all(
+      workers.map(async (w) => {
+        if (w.child.exitCode !== null || w.child.signalCode !== null) return;
+        const exited = new Promise((resolve) => w.child.once("exit", resolve));
+        w.child.kill("SIGTERM");
+        const timer = setTimeout(() => w.child.kill("SIGKILL"), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+  };
+
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    print(`dev:cloud: ${signal}: stopping the workers, then the functions, fauxqs and the proxy`);
+    await stopWorkers();
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  try {
+    const workerPorts = [];
+    for (let i = 0; i < workerCount; i++) workerPorts.push({ health: await freePort(), render: await freePort() });
+    await Promise.all(workerPorts.map((ports, i) => startWorker(i, ports)));
+
+    // The edge: one function URL per surface. The handlers read this environment on their first request.
+    Object.assign(env, shared, {
+      DATABASE_URL: dbUrl,
+      OSPREY_DB_DRIVER: "neon",
+      OSPREY_NEON_WS_PROXY: proxy?.url ?? "",
+      // An internal load balancer in front of the containers' render endpoints, in AWS; the first worker here.
+      OSPREY_RENDERER_URL: workers[0]?.render ?? "",
+    });
+    installStreamingRuntime();
+    const urls: Record<string, FunctionUrl> = {};
+    for (const [i, surface] of SURFACES.entries()) {
+      const module = useBundles
+        ? path.join(REPO_ROOT, "dist/functions", `${surface}.mjs`)
+        : path.join(REPO_ROOT, "functions/entry", `${surface}.lambda.ts`);
+      const { handler } = (await import(pathToFileURL(module).href).catch((err: unknown) => {
+        throw new Error(`cannot load ${path.relative(REPO_ROOT, module)}${useBundles ? " (run npm run build first)" : ""}`, {
+          cause: err,
+        });
+      })) as { handler: StreamingHandler };
+      urls[surface] = await serveFunctionUrl(`osprey-${surface}`, handler, {
+        host: "127.0.0.1",
+        port: surfacePorts[i] ?? 0,
+        onError: (err) => print(`[${surface}] invocation failed: ${err instanceof Error ? err.message : String(err)}`),
+      });
+      cleanups.push(() => urls[surface]?.close());
+    }
+
+    print("Osprey dev:cloud: the cloud shape on this machine");
+    for (const surface of SURFACES) {
+      print(`  ${`${surface}_url`.padEnd(12)} ${urls[surface]?.url}  (Lambda function URL, response streaming)`);
+    }
+    print(`  ${"sqs".padEnd(12)} ${shared.OSPREY_SQS_QUEUE_URL}  (dead letters: ${shared.OSPREY_SQS_DLQ_URL}; fauxqs)`);
+    print(`  ${"s3".padEnd(12)} s3://${BUCKET} at ${fauxqs.address}  (fauxqs)`);
+    print(`  ${"database".padEnd(12)} ${redacted(dbUrl)}  (Neon driver${proxy ? ` via the WebSocket proxy ${proxy.url}` : ""})`);
+    for (const w of workers) print(`  ${w.name.padEnd(12)} pid ${w.child.pid} health ${w.health} render ${w.render}`);
+    print(`Create an API key: DATABASE_URL=${redacted(dbUrl)} npx osprey keys create --json`);
+    print("dev:cloud ready (Ctrl-C stops everything)");
+  } catch (err) {
+    stopping = true;
+    await stopWorkers();
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => {});
+    throw err;
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`dev:cloud: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (err instanceof Error && err.cause) process.stderr.write(`  cause: ${String(err.cause)}\n`);
+  process.exit(1);
+});
