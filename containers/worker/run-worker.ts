@@ -69,6 +69,12 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
   const concurrency = opts.concurrency ?? 2;
   const leaseMs = opts.leaseMs ?? 30_000;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(200, Math.floor(leaseMs / 3));
+  // A live owner heartbeats every heartbeatMs. A dead owner's message comes back a whole lease after
+  // its last extension, and its last heartbeat was written just after that extension (drive-run.ts),
+  // so judging "alive" over the whole lease called a dead owner alive and acknowledged its run's
+  // only message (then only the orphan sweep, minutes later, found it). Taking a run over uses the
+  // same line, so a run is either alive to one worker or stale to all.
+  const aliveWithinMs = Math.min(leaseMs, Math.max(Math.floor(leaseMs / 2), 2 * heartbeatMs));
   const pollWaitMs = opts.pollWaitMs ?? 2000;
   const maxAttempts = opts.maxAttempts ?? 3;
   const cancelPollMs = opts.cancelPollMs ?? 1000;
@@ -117,7 +123,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
       await finish(runId, "CANCELLED", null, runError("CANCELLED", "The run was cancelled by the caller."));
       return ackQuietly(msg);
     }
-    if (row.status === "RUNNING" && (await repo.ownerAlive(runId, leaseMs))) {
+    if (row.status === "RUNNING" && (await repo.ownerAlive(runId, aliveWithinMs))) {
       // A duplicate delivery (SQS is at-least-once; the orphan sweep may re-send): the owner is alive.
       log.info("dropping a duplicate delivery of a run another worker is running", { run_id: runId });
       return ackQuietly(msg);
@@ -150,7 +156,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
       await finish(runId, "FAILED", null, systemFailure("No model is configured on the worker (OSPREY_LLM_* settings).", 60));
       return ackQuietly(msg);
     }
-    const started = await repo.start(runId, id, leaseMs);
+    const started = await repo.start(runId, id, aliveWithinMs);
     if (!started) return ackQuietly(msg);
     opts.notifier.notify(runId);
     const outcome = await driveRun(driveDeps, started, msg, stop, opts.model);
