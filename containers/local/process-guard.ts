@@ -68,6 +68,12 @@ export function installProcessGuard(logger: Logger, exit: (code: number) => void
     survived++;
     logger.error("a promise was rejected and nobody handled it; the process carries on", describe(reason));
   };
+  // The log streams themselves: once stderr's reader is gone (a supervisor restarted, a pipe
+  // closed), every write fails with EPIPE. Unhandled, each failure would reach onException, whose
+  // log line fails again: a loop that burns a core. Logs are lost then; the process carries on.
+  const onLogStreamError = () => {};
+  process.stdout.on("error", onLogStreamError);
+  process.stderr.on("error", onLogStreamError);
   process.on("uncaughtException", onException);
   process.on("unhandledRejection", onRejection);
   return {
@@ -75,6 +81,8 @@ export function installProcessGuard(logger: Logger, exit: (code: number) => void
     uninstall: () => {
       process.off("uncaughtException", onException);
       process.off("unhandledRejection", onRejection);
+      process.stdout.off("error", onLogStreamError);
+      process.stderr.off("error", onLogStreamError);
     },
   };
 }

@@ -96,6 +96,40 @@ const server = net.createServer().listen(0, "127.0.0.1", () => {
     expect(r.code).not.toBe(0);
   });
 
+  it("does not loop when its own log stream is gone (EPIPE on stderr)", async () => {
+    // The parent stops reading the child's stderr at once; the child keeps logging (as a worker
+    // whose supervisor went away would). Each failed write must not come back as an uncaught error
+    // that is logged again: that loop burned a core in workers left behind by a killed parent.
+    const t = tempDir();
+    const file = path.join(t.dir, "script.ts");
+    writeFileSync(
+      file,
+      `import { installProcessGuard } from ${JSON.stringify(GUARD)};
+import { createLogger } from ${JSON.stringify(path.resolve("functions/lib/logger.ts"))};
+const logger = createLogger("info");
+const guard = installProcessGuard(logger);
+let n = 0;
+const timer = setInterval(() => {
+  logger.warn("still here", { n: n++ });
+  if (n === 20) {
+    clearInterval(timer);
+    process.stdout.write(JSON.stringify({ survived: guard.survived() }) + "\\n");
+  }
+}, 25);
+`,
+    );
+    const child = spawn(process.execPath, ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stderr.destroy();
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    t.cleanup();
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout.trim())).toEqual({ survived: 0 });
+  });
+
   it("survives an unhandled rejection", async () => {
     const r = await runScript(`${LOGGER}
 installProcessGuard(logger);
