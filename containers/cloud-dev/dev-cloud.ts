@@ -8,6 +8,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { startFauxqs } from "fauxqs";
 import pg from "pg";
+import { processEnvironment } from "../../functions/config/config.ts";
+import { type CloudDevSettings, parseCloudDevSettings } from "../../functions/config/config-cloud-dev.ts";
 import { openDatabase } from "../../functions/db/open-database.ts";
 import { sqsRedrivePolicy } from "../../functions/queue/sqs-queue.ts";
 import { MAX_RECEIVES } from "../local/run-stack.ts";
@@ -49,15 +51,6 @@ type Env = Record<string, string | undefined>;
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-  return n;
-}
-
 const redacted = (url: string) => {
   const u = new URL(url);
   if (u.password) u.password = "***";
@@ -66,8 +59,8 @@ const redacted = (url: string) => {
 const isLoopback = (url: string) => ["127.0.0.1", "localhost", "[::1]"].includes(new URL(url).hostname);
 
 /** DATABASE_URL, or the dedicated database on the local Postgres, created when missing. */
-async function databaseUrl(env: Env): Promise<string> {
-  if (env.DATABASE_URL) return env.DATABASE_URL;
+async function databaseUrl(settings: CloudDevSettings): Promise<string> {
+  if (settings.databaseUrl) return settings.databaseUrl;
   const admin = new pg.Client({ connectionString: DEFAULT_SERVER });
   await admin.connect().catch((err: unknown) => {
     throw new Error(`no DATABASE_URL, and the local Postgres at ${DEFAULT_SERVER} does not answer`, { cause: err });
@@ -99,15 +92,16 @@ interface Worker {
 }
 
 async function main(argv: string[]): Promise<void> {
-  // biome-ignore lint/style/noProcessEnv: a development entry point: it hands the environment to the edge and the workers, whose config.ts parses it
-  const env: Env = process.env;
+  // Handed on whole to the functions and workers (their config.ts parses it); our own settings parsed here.
+  const env: Env = processEnvironment();
+  const settings = parseCloudDevSettings(env);
   const useBundles = argv.includes("--bundles");
-  const basePort = intSetting(env, "OSPREY_CLOUD_DEV_PORT", 8790, 0, 65_532);
-  const workerCount = intSetting(env, "OSPREY_CLOUD_DEV_WORKERS", 2, 1, 8);
+  const basePort = settings.basePort;
+  const workerCount = settings.workers;
   const cleanups: (() => Promise<void> | void)[] = [];
   let stopping = false;
 
-  const dbUrl = await databaseUrl(env);
+  const dbUrl = await databaseUrl(settings);
   // Migrations once, before any function or worker starts (each worker would otherwise race to apply them).
   const migrator = await openDatabase({ driver: "pg", url: dbUrl });
   try {
@@ -147,11 +141,11 @@ async function main(argv: string[]): Promise<void> {
     OSPREY_S3_BUCKET: BUCKET,
     OSPREY_S3_ENDPOINT: fauxqs.address,
     AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID || "test",
-    AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY || "test",
+    AWS_ACCESS_KEY_ID: settings.awsAccessKeyId,
+    AWS_SECRET_ACCESS_KEY: settings.awsSecretAccessKey,
     OSPREY_RENDERER_SECRET: renderSecret,
     // Live-view and webhook links point at the agent function, as a deployment's CloudFront name would.
-    OSPREY_PUBLIC_URL: env.OSPREY_PUBLIC_URL || `http://127.0.0.1:${surfacePorts[0]}`,
+    OSPREY_PUBLIC_URL: settings.publicUrl ?? `http://127.0.0.1:${surfacePorts[0]}`,
   };
 
   // Browser containers: `osprey worker`, as containers/Dockerfile runs it.

@@ -13,7 +13,7 @@ import { buildRuns } from "../../functions/runs/build.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { createIndexFeed } from "../../functions/search/index-feed.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
-import { providersFromEnv } from "../../functions/search/providers/from-config.ts";
+import { providersFromConfig } from "../../functions/search/providers/from-config.ts";
 import { searchService } from "../../functions/search/search.service.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
@@ -93,14 +93,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     notifier,
   });
   const workers = config.worker ? createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl }) : null;
-  const upstreams = providersFromEnv({
-    searxngUrl: config.search.searxngUrl ?? undefined,
-    braveApiKey: config.search.braveApiKey ?? undefined,
-    braveUrl: config.search.braveUrl ?? undefined,
-    openalexUrl: config.search.openalexUrl ?? undefined,
-    openalexApiKey: config.search.openalexApiKey ?? undefined,
-    openalexMailto: config.search.openalexMailto ?? undefined,
-  });
+  const upstreams = providersFromConfig(config.search);
   const search = config.search.enabled
     ? searchService({
         db,

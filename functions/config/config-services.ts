@@ -7,6 +7,17 @@ import { emptyAsUndefined, httpUrl, optionalString } from "./config-env.ts";
  * environment itself; config.ts passes the parsed variables in.
  */
 
+/** A TCP port to listen on, 1–65535, or unset. */
+const optionalPort = z.preprocess(
+  emptyAsUndefined,
+  z.coerce
+    .number({ error: "must be an integer between 1 and 65535" })
+    .int("must be an integer between 1 and 65535")
+    .min(1, "must be an integer between 1 and 65535")
+    .max(65535, "must be an integer between 1 and 65535")
+    .optional(),
+);
+
 export const ServicesEnvFields = {
   OSPREY_QUEUE: z.preprocess(
     emptyAsUndefined,
@@ -26,24 +37,8 @@ export const ServicesEnvFields = {
       .max(64, "must be at most 64")
       .default(2),
   ),
-  OSPREY_HEALTH_PORT: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be an integer between 1 and 65535" })
-      .int("must be an integer between 1 and 65535")
-      .min(1, "must be an integer between 1 and 65535")
-      .max(65535, "must be an integer between 1 and 65535")
-      .optional(),
-  ),
-  OSPREY_RENDER_PORT: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be an integer between 1 and 65535" })
-      .int("must be an integer between 1 and 65535")
-      .min(1, "must be an integer between 1 and 65535")
-      .max(65535, "must be an integer between 1 and 65535")
-      .optional(),
-  ),
+  OSPREY_HEALTH_PORT: optionalPort,
+  OSPREY_RENDER_PORT: optionalPort,
   OSPREY_SEARCH: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
   OSPREY_SEARCH_SHARE_PUBLIC_PAGES: z.preprocess(
     emptyAsUndefined,

@@ -256,3 +256,13 @@ export function isPrivateHostAllowed(config: Pick<Config, "allowPrivateHosts">, 
 export function loadConfig(): Config {
   return parseConfig(process.env);
 }
+
+/**
+ * The process environment as it is, for the two entry points that hand it on rather than parse it
+ * here: the Lambda handler (parsed on the first request, so a bad value is an error response, not a
+ * crash at import) and `dev:cloud` (which passes it to the processes it starts). The only read of
+ * process.env outside this file's parser.
+ */
+export function processEnvironment(): Record<string, string | undefined> {
+  return process.env;
+}

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { streamHandle } from "hono/aws-lambda";
-import { type Config, parseConfig } from "../config/config.ts";
+import { type Config, parseConfig, processEnvironment } from "../config/config.ts";
 import { type RemoteRendererConfig, remoteRendererConfig } from "../config/config-render.ts";
 import type { Database } from "../db/db.ts";
 import { openDatabase } from "../db/open-database.ts";
@@ -176,6 +176,5 @@ export function edgeApp(env: Record<string, string | undefined>, build: EdgeSurf
  * first request.
  */
 export function lambdaHandler(build: EdgeSurfaceBuilder): ReturnType<typeof streamHandle> {
-  // biome-ignore lint/style/noProcessEnv: the entry point hands the environment to config.ts's parser (on the first request)
-  return streamHandle(edgeApp(process.env, build).app);
+  return streamHandle(edgeApp(processEnvironment(), build).app);
 }

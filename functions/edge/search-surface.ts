@@ -1,6 +1,6 @@
 import { systemClock } from "../lib/clock.ts";
 import { createLocalIndex } from "../search/local/local-index.ts";
-import { providersFromEnv } from "../search/providers/from-config.ts";
+import { providersFromConfig } from "../search/providers/from-config.ts";
 import { searchService } from "../search/search.service.ts";
 import { searchSurface } from "../surfaces/search/search.app.ts";
 import type { EdgeSurfaceBuilder } from "./edge-root.ts";
@@ -9,14 +9,7 @@ import type { EdgeSurfaceBuilder } from "./edge-root.ts";
 export const buildSearchSurface: EdgeSurfaceBuilder = (root) => {
   const { config } = root;
   if (!config.search.enabled) return searchSurface(null);
-  const upstreams = providersFromEnv({
-    searxngUrl: config.search.searxngUrl ?? undefined,
-    braveApiKey: config.search.braveApiKey ?? undefined,
-    braveUrl: config.search.braveUrl ?? undefined,
-    openalexUrl: config.search.openalexUrl ?? undefined,
-    openalexApiKey: config.search.openalexApiKey ?? undefined,
-    openalexMailto: config.search.openalexMailto ?? undefined,
-  });
+  const upstreams = providersFromConfig(config.search);
   const db = root.database.db;
   return searchSurface(
     searchService({

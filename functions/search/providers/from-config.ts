@@ -51,3 +51,18 @@ export function providersFromEnv(cfg: UpstreamConfig): SearchProvider[] {
   }
   return providers;
 }
+
+/** The same, from the parsed configuration's search section (nulls for unset settings). */
+export function providersFromConfig(
+  search: { [K in Exclude<keyof UpstreamConfig, "timeoutMs">]: string | null },
+): SearchProvider[] {
+  const set = (v: string | null) => v ?? undefined;
+  return providersFromEnv({
+    searxngUrl: set(search.searxngUrl),
+    braveApiKey: set(search.braveApiKey),
+    braveUrl: set(search.braveUrl),
+    openalexUrl: set(search.openalexUrl),
+    openalexApiKey: set(search.openalexApiKey),
+    openalexMailto: set(search.openalexMailto),
+  });
+}
