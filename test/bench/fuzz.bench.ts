@@ -4,18 +4,9 @@ import { PGlite } from "@electric-sql/pglite";
 import { wrapPglite } from "../../functions/db/pglite-database.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { DOCUMENTS } from "../../functions/openapi/write-openapi.ts";
-import {
-  createFuzzContext,
-  describeRequest,
-  type FuzzRequest,
-  fuzzKey,
-  generateRequests,
-  guardNetwork,
-  operationsOf,
-  prng,
-  runFuzz,
-  undocumentedOperations,
-} from "../helpers/fuzz.ts";
+import { type FuzzRequest, generateRequests, operationsOf, undocumentedOperations } from "../helpers/fuzz.ts";
+import { prng } from "../helpers/fuzz-inputs.ts";
+import { createFuzzContext, describeRequest, fuzzKey, guardNetwork, runFuzz } from "../helpers/fuzz-run.ts";
 
 const OPENAPI_DIR = fileURLToPath(new URL("../../schema/openapi/", import.meta.url));
 

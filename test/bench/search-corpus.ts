@@ -7,17 +7,7 @@
 
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../helpers/prng.ts";
 
 const STOP = "the of and to a in is that for it as was with be by on not this are or at from but an have which".split(" ");
 const ONSETS = ["b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "cl", "st", "tr"];

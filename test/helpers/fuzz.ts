@@ -1,8 +1,17 @@
-import net from "node:net";
-import type { Db } from "../../functions/db/db.ts";
-import type { Logger } from "../../functions/lib/logger.ts";
-import { ENTITLEMENTS } from "../../schema/plans.ts";
-import { createTestContext, type TestContext } from "./app.ts";
+import {
+  deepJson,
+  HOSTILE_JSON,
+  hostileStrings,
+  NOT_UTF8,
+  ODD_CONTENT_TYPES,
+  ODD_KEYS,
+  pick,
+  RAW_BODIES,
+  RAW_ENCODED,
+  RAW_PATH_VALUES,
+  type Rng,
+  rawEncode,
+} from "./fuzz-inputs.ts";
 
 /**
  * A schema-driven HTTP fuzzer for the in-process app (test/http/fuzz.test.ts, `npm run bench -- fuzz`).
@@ -12,62 +21,11 @@ import { createTestContext, type TestContext } from "./app.ts";
  * duplicate and unknown keys, odd content types, odd API keys. What it checks is the one thing
  * every variant shares: the server answers, never with a 5xx, and every error has the spec 7.1 shape.
  *
+ * The hostile values live in fuzz-inputs.ts; sending and judging the requests in fuzz-run.ts.
+ *
  * Nothing here may reach the network: URLs in bodies point at 127.0.0.1 (which the address policy
  * refuses) and `guardNetwork` refuses any socket to a non-loopback address while a run lasts.
  */
-
-/** Deterministic PRNG (mulberry32), so a failing case can be replayed from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rng = () => number;
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
-
-// --- the app under test ----------------------------------------------------------------------
-
-/** The only origin bodies may name: loopback, on the discard port, where nothing answers. */
-const LOCAL_ORIGIN = { host: "127.0.0.1", port: 9 };
-
-/**
- * The in-process app as the fuzzer drives it. So that hostile bodies reach the code that stores
- * them (run requests in jsonb, fetch usage rows), 127.0.0.1:9 is an allowed host and a model is
- * configured; but there is no queue and no worker, so an admitted run fails at once without ever
- * starting, and the model (also on 127.0.0.1:9) is never called. Every host name resolves to
- * 127.0.0.1: no DNS query leaves the machine.
- */
-export function createFuzzContext(db: Db, logger: Logger): TestContext {
-  return createTestContext(db, {
-    logger,
-    fetch: {
-      config: { allowPrivateHosts: [LOCAL_ORIGIN], fetchNeverExpireHosts: [] },
-      resolver: async () => [{ address: LOCAL_ORIGIN.host, family: 4 }],
-    },
-    runs: {
-      model: {
-        provider: "openai",
-        baseUrl: `http://${LOCAL_ORIGIN.host}:${LOCAL_ORIGIN.port}/v1`,
-        model: "fuzz",
-        apiKey: "fuzz",
-      },
-      allowPrivateHosts: [LOCAL_ORIGIN],
-    },
-  });
-}
-
-/** The caller the fuzzer sends as: every optional capability it can ask for, and credits to start runs. */
-export async function fuzzKey(ctx: TestContext): Promise<string> {
-  const { key, accountId } = await ctx.newKey({ entitlements: [...ENTITLEMENTS] });
-  await ctx.services.accounts.addCredits(accountId, 1_000_000);
-  return key;
-}
 
 // --- OpenAPI documents -------------------------------------------------------------------------
 
@@ -198,132 +156,6 @@ function localize(value: unknown): unknown {
   return value;
 }
 
-// --- hostile values ----------------------------------------------------------------------------
-
-/** Strings that have broken servers: control characters, bad UTF-16, encodings, traversal, number-likes. */
-export function hostileStrings(big: boolean): string[] {
-  return [
-    "\u0000",
-    "a\u0000b",
-    "\ud800",
-    "x\udfffy",
-    "\udc00\ud800",
-    "\r\n",
-    "a\r\nX-Injected: 1",
-    "%00",
-    "%ED%A0%80",
-    "%zz",
-    "%",
-    "..",
-    "../../../etc/passwd",
-    "%2F",
-    "%2e%2e%2f",
-    "𝓤ñí©ødé 🦅 中文 العربية",
-    "\u202e\u200b\ufeff",
-    "",
-    " ",
-    "\t",
-    "null",
-    "NaN",
-    "Infinity",
-    "-Infinity",
-    "-1",
-    "0",
-    "-0",
-    "1e309",
-    "99999999999999999999999999",
-    "9007199254740993",
-    "0x10",
-    "true",
-    "'; drop table runs; --",
-    "<script>alert(1)</script>",
-    "\\",
-    '"',
-    "x".repeat(10_000),
-    ...(big ? ["y".repeat(1_000_000)] : ["y".repeat(70_000)]),
-    "http://127.0.0.1:9/\u0000",
-    "http://127.0.0.1:9/%00",
-    "https://127.0.0.1:9/a\ud800",
-    "http://[::1]:9/",
-    "file:///etc/passwd",
-    "javascript:alert(1)",
-  ];
-}
-
-/** JSON values of the wrong kind or size for almost any field. */
-const HOSTILE_JSON: unknown[] = [
-  null,
-  true,
-  false,
-  0,
-  -1,
-  1.5,
-  -0.000001,
-  1e308,
-  -1e308,
-  2 ** 53 + 1,
-  -(2 ** 63),
-  [],
-  {},
-  [[[]]],
-  { a: 1 },
-  ["\u0000"],
-  { "\u0000": "\ud800" },
-  { "\ud800": 1 },
-  { __proto__: { polluted: true } },
-  { constructor: { prototype: { polluted: true } } },
-];
-
-/** `depth` nested arrays or objects, built as text (JSON.stringify of such a value could overflow the stack). */
-export const deepJson = (depth: number, kind: "array" | "object") =>
-  kind === "array" ? `${"[".repeat(depth)}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
-
-/** Percent-encoded query or path text that no encoder would produce. */
-const RAW_ENCODED = ["%00", "%ED%A0%80", "%ED%BF%BF", "%C0%AF", "%FF%FE", "%zz", "%", "%%", "%2", "a%00b", "%0D%0A", "%E2%80%AE"];
-
-/** Values for a path parameter: traversal, encoded slashes, unicode, NUL, lengths. */
-const RAW_PATH_VALUES = [
-  "..",
-  "%2e%2e",
-  "..%2F..%2Fetc%2Fpasswd",
-  "%2F",
-  "a%2Fb",
-  encodeURIComponent("𝓤ñí©ødé"),
-  encodeURIComponent("run_\u202e"),
-  "%00",
-  "run_%00",
-  "%ED%A0%80",
-  "run_%ED%A0%80",
-  "%C0%AE%C0%AE",
-  "-1",
-  "0",
-  "99999999999999999999",
-  "1e309",
-  "NaN",
-  "Infinity",
-  "run_00000000000000000000000000",
-  "run_01jd8q3x6f4b2c9e1h7k5m3n8p",
-  "x".repeat(5000),
-  "%20",
-  "%0D%0A",
-  "'",
-  "%22",
-  "*",
-  "~",
-];
-
-/** Encodes a string for a URL; lone surrogates (which encodeURIComponent refuses) become %ED%xx%xx, as a hostile client would send. */
-export function rawEncode(s: string): string {
-  let out = "";
-  for (const ch of s) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (code >= 0xd800 && code <= 0xdfff) {
-      out += `%ED%${(0xa0 | ((code >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 | (code & 0x3f)).toString(16).toUpperCase()}`;
-    } else out += encodeURIComponent(ch);
-  }
-  return out;
-}
-
 // --- requests ----------------------------------------------------------------------------------
 
 export interface FuzzRequest {
@@ -372,16 +204,6 @@ function withField(root: unknown, path: (string | number)[], replacement: unknow
   return copy;
 }
 
-/** Bytes that are not UTF-8, wrapped in a JSON string. */
-const NOT_UTF8: Uint8Array[] = [
-  [0xff, 0xfe],
-  [0xed, 0xa0, 0x80],
-  [0xc0, 0xaf],
-  [0x80],
-  [0xf8, 0x88, 0x80, 0x80, 0x80],
-  [0x00],
-].map((bytes) => new Uint8Array(bytes));
-
 function jsonWithBytes(field: string, bytes: Uint8Array): Uint8Array {
   const head = new TextEncoder().encode(`{"${field}":"a`);
   const tail = new TextEncoder().encode('"}');
@@ -391,47 +213,6 @@ function jsonWithBytes(field: string, bytes: Uint8Array): Uint8Array {
   out.set(tail, head.length + bytes.length);
   return out;
 }
-
-const ODD_KEYS = [
-  "",
-  " ",
-  "osk_",
-  "osk_\u00ff\u00fe\u00e9",
-  "\u00ff".repeat(64),
-  `osk_${"a".repeat(10_000)}`,
-  "osk_%00",
-  "' or 1=1 --",
-];
-const ODD_CONTENT_TYPES = [
-  "text/plain",
-  "application/x-www-form-urlencoded",
-  "multipart/form-data; boundary=x",
-  "application/json; charset=latin1",
-  "application/json; charset=utf-16",
-  "application/jsonx",
-  "application/vnd.api+json",
-  "*/*",
-  "application/xml",
-];
-const RAW_BODIES = [
-  "",
-  "{",
-  '{"a":}',
-  "[1,]",
-  "NaN",
-  "'single'",
-  "null",
-  "true",
-  "0",
-  '"string"',
-  "[]",
-  "\u0000",
-  '{"a":1}{"b":2}',
-  '{"\\u0000":1}',
-  '{"a":"\\ud800"}',
-  '{"a":"\\u0000"}',
-  "\ufeff{}",
-];
 
 /**
  * `perOperation` requests for one operation. The first is the plausible request itself; the rest
@@ -609,172 +390,4 @@ function namedCases(
   out.push(plain("named: body not UTF-8", { body: jsonWithBytes(Object.keys(baseBody)[0] ?? "a", NOT_UTF8[1] as Uint8Array) }));
   out.push(plain("named: 10,000 levels deep", { body: deepJson(10_000, "array") }));
   return out;
-}
-
-// --- running -----------------------------------------------------------------------------------
-
-export interface FuzzFailure {
-  request: FuzzRequest;
-  status: number | "timeout" | "threw";
-  detail: string;
-}
-
-export interface FuzzReport {
-  sent: number;
-  /** Status code → count ("timeout" and "threw" when the app did not answer). */
-  histogram: Record<string, number>;
-  /** 5xx answers, timeouts and exceptions out of app.request. */
-  failures: FuzzFailure[];
-  /** 4xx answers whose body or X-Request-ID do not follow spec 7.1. */
-  malformed: FuzzFailure[];
-}
-
-interface RequestTarget {
-  request(url: string, init: RequestInit): Response | Promise<Response>;
-}
-
-/** Why a 4xx/5xx body breaks spec 7.1 (`{error:{code,message,details?},request_id}`), or null. */
-export function errorShapeProblem(status: number, text: string, headers: Headers): string | null {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return "body is not JSON";
-  }
-  const b = body as { error?: { code?: unknown; message?: unknown; details?: unknown }; request_id?: unknown };
-  if (!b || typeof b !== "object" || !b.error || typeof b.error !== "object") return "no error object";
-  const keys = Object.keys(b).sort().join(",");
-  if (keys !== "error,request_id") return `top-level keys ${keys}`;
-  if (typeof b.error.code !== "string" || typeof b.error.message !== "string") return "error.code or error.message missing";
-  const extra = Object.keys(b.error).filter((k) => !["code", "message", "details"].includes(k));
-  if (extra.length) return `unexpected error keys ${extra.join(",")}`;
-  if (b.error.details !== undefined) {
-    if (status !== 400 && status !== 413) return `details on a ${status}`;
-    if (!Array.isArray(b.error.details)) return "details is not an array";
-    for (const d of b.error.details as Record<string, unknown>[]) {
-      if (typeof d.code !== "string" || typeof d.message !== "string" || !Array.isArray(d.path))
-        return "a detail lacks code/path/message";
-    }
-  }
-  if (typeof b.request_id !== "string" || !b.request_id.startsWith("req_")) return "request_id missing";
-  if (headers.get("x-request-id") !== b.request_id) return "X-Request-ID differs from request_id";
-  return null;
-}
-
-/**
- * Sends every request, one at a time, and sorts the answers. `between` runs after each request
- * (the harness moves the test clock so that rate limits do not hide what lies behind them).
- */
-export async function runFuzz(
-  target: RequestTarget,
-  requests: FuzzRequest[],
-  opts: { timeoutMs?: number; between?: (i: number) => void; onFailure?: (f: FuzzFailure) => void } = {},
-): Promise<FuzzReport> {
-  const report: FuzzReport = { sent: 0, histogram: {}, failures: [], malformed: [] };
-  const count = (k: string) => {
-    report.histogram[k] = (report.histogram[k] ?? 0) + 1;
-  };
-  for (const [i, req] of requests.entries()) {
-    report.sent++;
-    const init: RequestInit = { method: req.method, headers: req.headers };
-    if (req.body !== undefined && req.method !== "GET" && req.method !== "HEAD") init.body = req.body as BodyInit;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const answered = (async () => {
-        const res = await target.request(req.url, init);
-        return { res, text: await res.text() };
-      })();
-      const timeout = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), opts.timeoutMs ?? 30_000);
-      });
-      const got = await Promise.race([answered, timeout]);
-      if (got === "timeout") {
-        count("timeout");
-        const f: FuzzFailure = { request: req, status: "timeout", detail: "no answer in time" };
-        report.failures.push(f);
-        opts.onFailure?.(f);
-        continue;
-      }
-      const { res, text } = got;
-      count(String(res.status));
-      if (res.status >= 500) {
-        const f: FuzzFailure = { request: req, status: res.status, detail: text.slice(0, 300) };
-        report.failures.push(f);
-        opts.onFailure?.(f);
-      } else if (res.status >= 400 && req.method !== "HEAD") {
-        const problem = errorShapeProblem(res.status, text, res.headers);
-        if (problem) report.malformed.push({ request: req, status: res.status, detail: `${problem}: ${text.slice(0, 200)}` });
-      }
-    } catch (err) {
-      count("threw");
-      const f: FuzzFailure = { request: req, status: "threw", detail: err instanceof Error ? err.message : String(err) };
-      report.failures.push(f);
-      opts.onFailure?.(f);
-    } finally {
-      clearTimeout(timer);
-      opts.between?.(i);
-    }
-  }
-  return report;
-}
-
-/** One line describing a request, for reports (bodies cut short, control characters escaped). */
-export function describeRequest(req: FuzzRequest): string {
-  const body =
-    req.body === undefined
-      ? ""
-      : typeof req.body === "string"
-        ? ` body=${JSON.stringify(req.body.slice(0, 160))}${req.body.length > 160 ? `…(${req.body.length} chars)` : ""}`
-        : ` body=bytes[${req.body.length}]`;
-  const url = req.url.length > 200 ? `${req.url.slice(0, 200)}…(${req.url.length} chars)` : req.url;
-  const headers = JSON.stringify(
-    Object.fromEntries(
-      Object.entries(req.headers).map(([k, v]) => [
-        k,
-        k === "x-api-key" && v.startsWith("osk_") && v.length > 40 ? "<valid key>" : v.slice(0, 60),
-      ]),
-    ),
-  );
-  return `${req.method} ${url} headers=${headers}${body} [${req.label}]`;
-}
-
-// --- network guard -----------------------------------------------------------------------------
-
-const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost", "::ffff:127.0.0.1"]);
-
-/**
- * Refuses, for as long as it is installed, every TCP connection to anything but loopback: the
- * fuzzer's bodies hold URLs and a mistake in them must not become a request to the internet. A
- * refused connection fails the way a network error does, and is counted.
- */
-export function guardNetwork(): { blocked: string[]; restore(): void } {
-  const proto = net.Socket.prototype as unknown as { connect: (...args: unknown[]) => net.Socket };
-  const original = proto.connect;
-  const blocked: string[] = [];
-  proto.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
-    // Node calls connect either with (options | port, host) or with one already normalised array.
-    const first = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
-    const host =
-      first && typeof first === "object"
-        ? (first as { path?: string; host?: string }).path
-          ? undefined
-          : ((first as { host?: string }).host ?? "localhost")
-        : typeof first === "number" || (typeof first === "string" && /^\d+$/.test(first))
-          ? typeof args[1] === "string"
-            ? args[1]
-            : "localhost"
-          : undefined;
-    if (host !== undefined && !LOOPBACK.has(host.replace(/^\[|\]$/g, ""))) {
-      blocked.push(host);
-      process.nextTick(() => this.destroy(new Error(`fuzz network guard: connection to ${host} refused`)));
-      return this;
-    }
-    return original.apply(this, args);
-  };
-  return {
-    blocked,
-    restore() {
-      proto.connect = original;
-    },
-  };
 }

@@ -3,18 +3,9 @@ import { type LogFields, type Logger, silentLogger } from "../../functions/lib/l
 import { DOCUMENTS } from "../../functions/openapi/write-openapi.ts";
 import type { TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import {
-  createFuzzContext,
-  describeRequest,
-  type FuzzOperation,
-  fuzzKey,
-  generateRequests,
-  guardNetwork,
-  operationsOf,
-  prng,
-  runFuzz,
-  undocumentedOperations,
-} from "../helpers/fuzz.ts";
+import { type FuzzOperation, generateRequests, operationsOf, undocumentedOperations } from "../helpers/fuzz.ts";
+import { prng } from "../helpers/fuzz-inputs.ts";
+import { createFuzzContext, describeRequest, fuzzKey, guardNetwork, runFuzz } from "../helpers/fuzz-run.ts";
 
 /**
  * The fast, deterministic cut of `npm run bench -- fuzz`: a fixed seed, a few hundred hostile

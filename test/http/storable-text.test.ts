@@ -8,7 +8,7 @@ import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { deepJson } from "../helpers/fuzz.ts";
+import { deepJson } from "../helpers/fuzz-inputs.ts";
 
 /**
  * Text Postgres cannot store (NUL, unpaired surrogates, percent-encoded bytes that are not UTF-8)
