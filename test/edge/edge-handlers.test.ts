@@ -229,6 +229,31 @@ describe.skipIf(!TEST_DATABASE_URL)("edge handlers (Neon driver, fauxqs, functio
       expect(renderer.inspect().launches).toBe(0);
     });
 
+    it("answers malformed, oversized and misdirected requests with a 4xx, never a 500, and renders nothing", async () => {
+      const auth = { authorization: `Bearer ${SECRET}`, "content-type": "application/json" };
+      const post = (body: string | Uint8Array<ArrayBuffer>, path = "") =>
+        fetch(`${endpoint.url}${path}`, { method: "POST", headers: auth, body });
+      const cases: [string, Promise<Response>][] = [
+        ["not JSON", post("{")],
+        ["wrong shape", post(JSON.stringify({ url: 5, timeout_ms: "x" }))],
+        ["timeout past 120 s", post(JSON.stringify({ url: `${origin.url}/app`, timeout_ms: 10_000_000 }))],
+        ["a 1 MiB body", post("x".repeat(1 << 20))],
+        ["not UTF-8", post(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))],
+        ["another path", post(JSON.stringify({ url: `${origin.url}/app`, timeout_ms: 1000 }), "/../x")],
+        ["GET", fetch(endpoint.url, { headers: auth })],
+      ];
+      for (const [what, pending] of cases) {
+        const res = await pending;
+        expect(res.status, what).toBeGreaterThanOrEqual(400);
+        expect(res.status, what).toBeLessThan(500);
+      }
+      // A NUL in the URL is percent-encoded by URL parsing: an ordinary URL the policy then judges.
+      const nul = await post(JSON.stringify({ url: "http://127.0.0.1/\u0000", timeout_ms: 1000 }));
+      expect(nul.status).toBe(200);
+      expect(await nul.json()).toMatchObject({ ok: false, error: "invalid_url" });
+      expect(renderer.inspect().launches).toBe(0);
+    });
+
     it("applies the container's own address policy", async () => {
       const { createRemoteRenderer } = await import("../../functions/fetch/remote-renderer.ts");
       const remote = createRemoteRenderer({ url: endpoint.url, secret: SECRET });
