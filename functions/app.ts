@@ -7,6 +7,7 @@ import type { Logger } from "./lib/logger.ts";
 import type { RunsApi } from "./runs/build.ts";
 import type { SearchService } from "./search/search.service.ts";
 import type { Services } from "./services/index.ts";
+import type { SessionService } from "./sessions/session.service.ts";
 import { agentSurface } from "./surfaces/agent/agent.app.ts";
 import { browserSurface } from "./surfaces/browser/browser.app.ts";
 import { fetchSurface } from "./surfaces/fetch/fetch.app.ts";
@@ -25,6 +26,8 @@ export interface AppDeps {
   runs: RunsApi;
   /** The search API; null or absent serves its paths as "not available" (search disabled). */
   search?: SearchService | null;
+  /** Remote browser sessions; null or absent serves their paths as "not available". */
+  sessions?: SessionService | null;
 }
 
 export function allSurfaces(deps: AppDeps): Surface[] {
@@ -32,7 +35,7 @@ export function allSurfaces(deps: AppDeps): Surface[] {
     agentSurface(deps.services, deps.runs),
     fetchSurface(deps.fetch, deps.services.rateLimits),
     searchSurface(deps.search ?? null),
-    browserSurface(),
+    browserSurface(deps.sessions ?? null),
   ];
 }
 

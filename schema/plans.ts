@@ -32,6 +32,10 @@ export interface PlanLimits {
   fetchUpm: number;
   /** Pending-run cap: runs not yet terminal (spec 8: equal to the plan concurrency limit). */
   maxPendingRuns: number;
+  /** Remote browser sessions open at once (created or running) per account (spec 8: values are ours). */
+  maxBrowserSessions: number;
+  /** Browser sessions created per minute per API key (spec 8: values are ours). */
+  browserSessionsPerMinute: number;
 }
 
 export interface PlanDefinition {
@@ -42,11 +46,11 @@ export interface PlanDefinition {
 export const PLAN_DEFINITIONS: Record<Plan, PlanDefinition> = {
   free: {
     entitlements: ["search_access", "capture_screenshots"],
-    limits: { searchRpm: 30, fetchUpm: 60, maxPendingRuns: 2 },
+    limits: { searchRpm: 30, fetchUpm: 60, maxPendingRuns: 2, maxBrowserSessions: 1, browserSessionsPerMinute: 5 },
   },
   payg: {
     entitlements: ["search_access", "capture_screenshots", "capture_html", "output_schema"],
-    limits: { searchRpm: 30, fetchUpm: 120, maxPendingRuns: 5 },
+    limits: { searchRpm: 30, fetchUpm: 120, maxPendingRuns: 5, maxBrowserSessions: 3, browserSessionsPerMinute: 10 },
   },
   starter: {
     entitlements: [
@@ -57,7 +61,7 @@ export const PLAN_DEFINITIONS: Record<Plan, PlanDefinition> = {
       "capture_snapshots",
       "output_schema",
     ],
-    limits: { searchRpm: 60, fetchUpm: 300, maxPendingRuns: 10 },
+    limits: { searchRpm: 60, fetchUpm: 300, maxPendingRuns: 10, maxBrowserSessions: 5, browserSessionsPerMinute: 30 },
   },
   pro: {
     entitlements: [
@@ -70,7 +74,7 @@ export const PLAN_DEFINITIONS: Record<Plan, PlanDefinition> = {
       "output_schema",
       "custom_proxy",
     ],
-    limits: { searchRpm: 120, fetchUpm: 600, maxPendingRuns: 25 },
+    limits: { searchRpm: 120, fetchUpm: 600, maxPendingRuns: 25, maxBrowserSessions: 10, browserSessionsPerMinute: 60 },
   },
 };
 
@@ -100,5 +104,8 @@ export function effectiveLimits(plan: Plan, custom: CustomLimits): PlanLimits {
     searchRpm: custom.searchRpm ?? base.searchRpm,
     fetchUpm: custom.fetchUpm ?? base.fetchUpm,
     maxPendingRuns: custom.maxPendingRuns ?? base.maxPendingRuns,
+    // No per-account override yet: an operator changes these for a plan, not an account.
+    maxBrowserSessions: base.maxBrowserSessions,
+    browserSessionsPerMinute: base.browserSessionsPerMinute,
   };
 }

@@ -52,7 +52,35 @@ describe("parseConfig", () => {
         openalexApiKey: null,
         openalexMailto: null,
       },
+      browser: { sessionsEnabled: true, warmPool: 2, maxSessions: 16, countryProxies: {} },
     });
+  });
+
+  it("parses the browser session settings; a bad proxy entry names its country and never echoes a password", () => {
+    const c = parseConfig(
+      {
+        OSPREY_BROWSER_SESSIONS: "off",
+        OSPREY_BROWSER_WARM_POOL: "0",
+        OSPREY_BROWSER_MAX_SESSIONS: "4",
+        OSPREY_PROXY_COUNTRIES: " us=http://u:p%40ss@proxy-us:8080 , DE=https://proxy-de:3128/ ",
+      },
+      CWD,
+    );
+    expect(c.browser).toEqual({
+      sessionsEnabled: false,
+      warmPool: 0,
+      maxSessions: 4,
+      countryProxies: { US: "http://u:p%40ss@proxy-us:8080", DE: "https://proxy-de:3128/" },
+    });
+    const bad = (env: Record<string, string>) => () => parseConfig(env, CWD);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "XX=http://p:1" })).toThrow(/OSPREY_PROXY_COUNTRIES has an entry for "XX"/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=socks5://u:hunter2@p:1" })).toThrow(/for US that must be an http/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=socks5://u:hunter2@p:1" })).not.toThrow(/hunter2/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=http://u:hunter2@p:1/path" })).toThrow(/must not have a path/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=" })).toThrow(/for US that is empty/);
+    expect(bad({ OSPREY_BROWSER_WARM_POOL: "-1" })).toThrow(/OSPREY_BROWSER_WARM_POOL must be an integer between 0 and 64/);
+    expect(bad({ OSPREY_BROWSER_MAX_SESSIONS: "0" })).toThrow(/OSPREY_BROWSER_MAX_SESSIONS/);
+    expect(bad({ OSPREY_BROWSER_SESSIONS: "maybe" })).toThrow(/OSPREY_BROWSER_SESSIONS must be on or off/);
   });
 
   it("parses the search settings; a bad URL names the variable and never echoes a key", () => {

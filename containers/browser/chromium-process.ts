@@ -44,6 +44,13 @@ export interface ChromiumProcess {
   pid: number | null;
   /** The browser's user agent with "HeadlessChrome" (which sites treat as a bot) made "Chrome". */
   userAgent: string;
+  /** Chromium's full version ("131.0.6778.85"). */
+  version: string;
+  /**
+   * The DevTools websocket (ws://127.0.0.1:<port>/devtools/browser/<uuid>) when launched with
+   * `websocket: true` (remote browser sessions relay their clients to it); null over a pipe.
+   */
+  wsEndpoint: string | null;
   /** One protocol round trip (puppeteer caches `browser.version()`, so it cannot tell liveness). */
   ping(): Promise<void>;
   /**
@@ -94,17 +101,34 @@ export async function launchChromium(
   executablePath: string,
   timeoutMs: number,
   egress?: EgressProxyOptions,
+  opts: LaunchOptions = {},
 ): Promise<ChromiumProcess> {
   const proxy = egress ? await startEgressProxy(egress) : null;
   try {
-    return await launchWith(executablePath, timeoutMs, proxy);
+    return await launchWith(executablePath, timeoutMs, proxy, opts);
   } catch (err) {
     await proxy?.close();
     throw err;
   }
 }
 
-async function launchWith(executablePath: string, timeoutMs: number, proxy: EgressProxy | null): Promise<ChromiumProcess> {
+export interface LaunchOptions {
+  /**
+   * Serve DevTools on a loopback websocket (`--remote-debugging-port=0`, which Chromium binds to
+   * 127.0.0.1 only) instead of a pipe, so more than one client can connect (remote sessions). Only
+   * this machine can reach it, and the egress proxy refuses loopback to every page, so no page can.
+   */
+  websocket?: boolean;
+  /** Extra Chromium flags (the stealth profile's). */
+  extraArgs?: string[];
+}
+
+async function launchWith(
+  executablePath: string,
+  timeoutMs: number,
+  proxy: EgressProxy | null,
+  opts: LaunchOptions,
+): Promise<ChromiumProcess> {
   const userDataDir = await mkdtemp(path.join(tmpdir(), "osprey-chromium-"));
   // Network prediction off (the pref behind the NetworkPredictionOptions policy): otherwise Chromium
   // preconnects to a navigation's host before request interception has refused it.
@@ -116,11 +140,13 @@ async function launchWith(executablePath: string, timeoutMs: number, proxy: Egre
       executablePath,
       userDataDir,
       headless: true,
-      pipe: true,
+      pipe: !opts.websocket,
       // A copy: puppeteer moves --disable-features out of the array it is given.
-      args: proxy
-        ? [...CHROMIUM_ARGS, `--proxy-server=${proxy.url}`, `--proxy-bypass-list=${PROXY_BYPASS_LIST}`]
-        : [...CHROMIUM_ARGS],
+      args: [
+        ...CHROMIUM_ARGS,
+        ...(proxy ? [`--proxy-server=${proxy.url}`, `--proxy-bypass-list=${PROXY_BYPASS_LIST}`] : []),
+        ...(opts.extraArgs ?? []),
+      ],
       // Popups open pages whose requests this pool does not intercept: keep Chromium's popup blocker on.
       ignoreDefaultArgs: ["--disable-popup-blocking"],
       defaultViewport: { width: 1280, height: 900 },
@@ -159,6 +185,8 @@ async function launchWith(executablePath: string, timeoutMs: number, proxy: Egre
       userDataDir,
       pid: proc?.pid ?? null,
       userAgent: userAgent.replace("HeadlessChrome/", "Chrome/"),
+      version: /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? "0.0.0.0",
+      wsEndpoint: opts.websocket ? browser.wsEndpoint() : null,
       ping: async () => {
         await session.send("Browser.getVersion");
       },

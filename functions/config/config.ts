@@ -1,11 +1,13 @@
 import { isIPv6 } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { type BrowserConfig, BrowserEnvFields, browserConfig } from "./config-browser.ts";
 import { emptyAsUndefined, optionalString } from "./config-env.ts";
 import { renderEndpointSecret } from "./config-render.ts";
 import { type ServicesConfig, ServicesEnvFields, servicesConfig } from "./config-services.ts";
 import { type BlobStoreConfig, StorageEnvFields, storageConfig, storageConfigProblem } from "./config-storage.ts";
 
+export type { BrowserConfig } from "./config-browser.ts";
 export type { QueueConfig, SearchConfig, ServicesConfig } from "./config-services.ts";
 export type { BlobStoreConfig } from "./config-storage.ts";
 
@@ -146,6 +148,7 @@ const EnvSchema = z.object({
   ),
   ...ServicesEnvFields,
   ...StorageEnvFields,
+  ...BrowserEnvFields,
 });
 
 export type DatabaseConfig =
@@ -173,6 +176,8 @@ export interface Config extends ServicesConfig {
   blobStore: BlobStoreConfig;
   /** The secret the worker's render endpoint checks (OSPREY_RENDERER_SECRET); null when unset or too short. */
   renderSecret: string | null;
+  /** Remote browser sessions: warm pool, capacity, proxy countries. */
+  browser: BrowserConfig;
 }
 
 export class ConfigError extends Error {
@@ -186,7 +191,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
     const got = env[name];
-    const shown = got === undefined ? "" : ` (got "${name.includes("KEY") || name === "DATABASE_URL" ? "<redacted>" : got}")`;
+    // Values that may carry credentials (keys, database and proxy URLs) are never echoed.
+    const secret = /KEY|SECRET|PROXY|DATABASE_URL/.test(name);
+    const shown = got === undefined ? "" : ` (got "${secret ? "<redacted>" : got}")`;
     throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? "is invalid"}${shown}`);
   }
   const e = parsed.data;
@@ -240,6 +247,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     blobStore: storageConfig(e, dataDir, e.AWS_REGION),
     renderSecret,
     ...servicesConfig(e),
+    ...browserConfig(e),
   };
 }
 

@@ -6,4 +6,4 @@ import type { EdgeSurfaceBuilder } from "./edge-root.ts";
  * CDP websocket, which Lambda cannot hold; they are served by the browser containers behind a load
  * balancer (ARCHITECTURE.md), and until they are, every session path answers 404 saying so.
  */
-export const buildBrowserSurface: EdgeSurfaceBuilder = () => browserSurface();
+export const buildBrowserSurface: EdgeSurfaceBuilder = () => browserSurface(null);

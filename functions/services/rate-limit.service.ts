@@ -9,8 +9,8 @@ export const WINDOW_MS = 60_000;
 const RETAIN_MS = 5 * WINDOW_MS;
 const PURGE_EVERY = 500;
 
-/** The per-minute limits of the contract (spec 8): search in requests, fetch in URLs. */
-export type RateBucket = "search" | "fetch";
+/** The per-minute limits (spec 8): search in requests, fetch in URLs, browser sessions in creations. */
+export type RateBucket = "search" | "fetch" | "browser";
 
 export interface RateDecision {
   limit: number;
@@ -22,9 +22,10 @@ export interface RateDecision {
 const LIMIT_OF: Record<RateBucket, (a: AuthContext) => number> = {
   search: (a) => a.account.limits.searchRpm,
   fetch: (a) => a.account.limits.fetchUpm,
+  browser: (a) => a.account.limits.browserSessionsPerMinute,
 };
 
-const UNIT: Record<RateBucket, string> = { search: "requests", fetch: "URLs" };
+const UNIT: Record<RateBucket, string> = { search: "requests", fetch: "URLs", browser: "session creations" };
 
 /**
  * Per-API-key limits counted in fixed one-minute windows aligned to the clock minute, shared by

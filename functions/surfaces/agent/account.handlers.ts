@@ -13,7 +13,13 @@ export function accountToWire(a: AccountView) {
     name: a.name,
     plan: a.plan,
     entitlements: a.entitlements,
-    limits: { search_rpm: a.limits.searchRpm, fetch_upm: a.limits.fetchUpm, max_pending_runs: a.limits.maxPendingRuns },
+    limits: {
+      search_rpm: a.limits.searchRpm,
+      fetch_upm: a.limits.fetchUpm,
+      max_pending_runs: a.limits.maxPendingRuns,
+      max_browser_sessions: a.limits.maxBrowserSessions,
+      browser_sessions_per_minute: a.limits.browserSessionsPerMinute,
+    },
     credit_balance: a.creditBalance,
     created_at: a.createdAt.toISOString(),
   };

@@ -16,6 +16,11 @@ export const AccountSchema = z
       search_rpm: z.number().int().openapi({ description: "Search requests per minute per API key." }),
       fetch_upm: z.number().int().openapi({ description: "Fetch URLs per minute per API key." }),
       max_pending_runs: z.number().int().openapi({ description: "Runs that may be pending at once." }),
+      max_browser_sessions: z.number().int().openapi({ description: "Browser sessions that may be open at once." }),
+      browser_sessions_per_minute: z
+        .number()
+        .int()
+        .openapi({ description: "Browser sessions that may be created per minute per API key." }),
     }),
     credit_balance: z.number().int(),
     created_at: z.string().datetime(),

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { isTerminal } from "../../../schema/runs.ts";
 import type { AppEnv } from "../../http/app-env.ts";
+import { livePage, livePageHeaders } from "../../http/live-page.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { RunRepo, RunRow } from "../../runs/run.repo.ts";
@@ -29,13 +30,8 @@ export function mountLiveView(app: OpenAPIHono<AppEnv>, deps: { repo: RunRepo; b
   app.get("/v1/live/:token", async (c) => {
     const row = await find(c.req.param("token"));
     const nonce = randomBytes(16).toString("base64");
-    c.header(
-      "content-security-policy",
-      `default-src 'none'; img-src 'self'; connect-src 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'`,
-    );
-    c.header("referrer-policy", "no-referrer");
-    c.header("cache-control", "no-store");
-    return c.html(livePage(row.id, nonce));
+    for (const [name, value] of Object.entries(livePageHeaders(nonce))) c.header(name, value);
+    return c.html(livePage(`Osprey live view · ${row.id}`, "The run's browser", nonce));
   });
 
   app.get("/v1/live/:token/frame", async (c) => {
@@ -58,28 +54,4 @@ export function mountLiveView(app: OpenAPIHono<AppEnv>, deps: { repo: RunRepo; b
       url: last?.url ?? null,
     });
   });
-}
-
-function livePage(runId: string, nonce: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Osprey live view · ${runId}</title>
-<meta name="viewport" content="width=device-width,initial-scale=1">
-<style nonce="${nonce}">body{margin:0;font:14px system-ui,sans-serif;background:#111;color:#eee}header{padding:8px 12px;display:flex;gap:16px;align-items:center}
-#status{font-weight:600}#purpose{opacity:.8;flex:1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}img{display:block;max-width:100%;margin:0 auto;background:#222}</style>
-</head><body><header><span id="status">…</span><span id="purpose"></span><span id="steps"></span></header><img id="frame" alt="The run's browser">
-<script nonce="${nonce}">
-const base = location.pathname.replace(/\\/$/, "");
-const img = document.getElementById("frame");
-async function tick() {
-  try {
-    const s = await (await fetch(base + "/state", { cache: "no-store" })).json();
-    document.getElementById("status").textContent = s.status;
-    document.getElementById("purpose").textContent = s.purpose ?? "";
-    document.getElementById("steps").textContent = s.steps + " steps";
-    img.src = base + "/frame?t=" + Date.now();
-    if (s.finished) return;
-  } catch {}
-  setTimeout(tick, 1000);
-}
-tick();
-</script></body></html>`;
 }

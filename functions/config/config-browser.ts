@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { emptyAsUndefined } from "./config-env.ts";
+
+/**
+ * Remote browser sessions (spec 4.5, issue [2 of 6]): the warm pool, a host's capacity and the
+ * operator's upstream proxies per country. Environment fields (part of config.ts's schema) and
+ * their mapping into `Config`; reads no environment itself.
+ */
+
+/** The proxy countries of spec 2.3 (Browser Context Profile proxy_country_code). */
+export const PROXY_COUNTRIES = ["US", "GB", "CA", "AU", "DE", "FR", "IT", "ES", "NL", "JP", "SG", "BR", "IN"] as const;
+export type ProxyCountry = (typeof PROXY_COUNTRIES)[number];
+
+const intSetting = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: `must be an integer between ${min} and ${max}` })
+      .int(`must be an integer between ${min} and ${max}`)
+      .min(min, `must be an integer between ${min} and ${max}`)
+      .max(max, `must be an integer between ${min} and ${max}`)
+      .default(fallback),
+  );
+
+/** An upstream proxy URL: http(s), a host, an optional port and userinfo, nothing else. */
+export function proxyUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "is not a URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an http:// or https:// proxy URL";
+  if (!url.hostname) return "has no host";
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash) return "must not have a path, query or fragment";
+  return null;
+}
+
+/** `US=http://user:pass@proxy-us:8080,DE=http://proxy-de:3128` → a map; a bad entry names itself (never its password). */
+const countryProxies = z.preprocess(emptyAsUndefined, z.string().default("")).transform((v, ctx) => {
+  const out: Partial<Record<ProxyCountry, string>> = {};
+  for (const raw of v.split(",")) {
+    const item = raw.trim();
+    if (item === "") continue;
+    const eq = item.indexOf("=");
+    const code = (eq > 0 ? item.slice(0, eq) : item).trim().toUpperCase();
+    const url = eq > 0 ? item.slice(eq + 1).trim() : "";
+    if (!(PROXY_COUNTRIES as readonly string[]).includes(code)) {
+      ctx.addIssue({ code: "custom", message: `has an entry for "${code}", which is not one of ${PROXY_COUNTRIES.join(", ")}` });
+      return z.NEVER;
+    }
+    const problem = url ? proxyUrlProblem(url) : "is empty";
+    if (problem) {
+      ctx.addIssue({
+        code: "custom",
+        message: `has a proxy URL for ${code} that ${problem} (expected CC=http://[user:pass@]host:port)`,
+      });
+      return z.NEVER;
+    }
+    out[code as ProxyCountry] = url;
+  }
+  return out;
+});
+
+export const BrowserEnvFields = {
+  OSPREY_BROWSER_SESSIONS: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
+  OSPREY_BROWSER_WARM_POOL: intSetting(0, 64, 2),
+  OSPREY_BROWSER_MAX_SESSIONS: intSetting(1, 512, 16),
+  OSPREY_PROXY_COUNTRIES: countryProxies,
+};
+
+type BrowserEnv = {
+  OSPREY_BROWSER_SESSIONS: "on" | "off";
+  OSPREY_BROWSER_WARM_POOL: number;
+  OSPREY_BROWSER_MAX_SESSIONS: number;
+  OSPREY_PROXY_COUNTRIES: Partial<Record<ProxyCountry, string>>;
+};
+
+export interface BrowserConfig {
+  /** Off: the browser surface answers 404 and no warm pool is kept. */
+  sessionsEnabled: boolean;
+  /** Chromium processes kept launched and waiting, so creating a session does not wait for a launch. */
+  warmPool: number;
+  /** Sessions one host holds at once (its memory decides: each is a Chromium process). */
+  maxSessions: number;
+  /** Operator-configured upstream proxy per country, for proxy_config {type: managed, country_code}. */
+  countryProxies: Partial<Record<ProxyCountry, string>>;
+}
+
+export function browserConfig(e: BrowserEnv): { browser: BrowserConfig } {
+  return {
+    browser: {
+      sessionsEnabled: e.OSPREY_BROWSER_SESSIONS === "on",
+      warmPool: e.OSPREY_BROWSER_WARM_POOL,
+      maxSessions: e.OSPREY_BROWSER_MAX_SESSIONS,
+      countryProxies: e.OSPREY_PROXY_COUNTRIES,
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The port between the browser session API (edge side) and whatever holds the browsers: in
+ * single-machine mode the in-process host (containers/sessions/session-host.ts); in the cloud the
+ * browser containers, which serve this surface themselves behind the load balancer (README, "Cloud
+ * mode"). The API never touches Chromium; the host never parses HTTP bodies.
+ */
+
+export interface SessionUpstream {
+  /** http(s)://[user:pass@]host:port: never logged, never stored. */
+  url: string;
+  /** Operator-configured (may be private); a caller's custom proxy is judged by the address policy. */
+  trusted: boolean;
+}
+
+export interface SessionLaunch {
+  id: string;
+  accountId: string;
+  /** The bearer credential of the CDP and live-view URLs. */
+  token: string;
+  mode: "light" | "stealth";
+  viewport: { width: number; height: number };
+  fingerprintSeed: string;
+  /** For stealth: the timezone and locale of this country. */
+  countryCode: string | null;
+  upstream: SessionUpstream | null;
+  startedAt: Date;
+  /** The hard cap: the host ends the session then. */
+  expiresAt: Date;
+  inactivityMs: number;
+}
+
+export interface SessionHost {
+  /** Stored on each session row: where its CDP connections must go. */
+  readonly hostId: string;
+  /** Gives the session a browser (a warm one when there is one). Throws SessionHostBusyError when full. */
+  start(launch: SessionLaunch): Promise<void>;
+  /**
+   * Ends the session's browser if this host holds it and writes its final usage; resolves once the
+   * browser is gone. A session this host does not hold is left to the caller (the row is ended there).
+   */
+  end(id: string, reason: string): Promise<boolean>;
+  /** A JPEG of the session's active tab (the live view), or null when this host does not hold it. */
+  liveFrame(id: string): Promise<Buffer | null>;
+}
+
+/** No capacity for another browser on this host right now (a 503 with Retry-After). */
+export class SessionHostBusyError extends Error {
+  override name = "SessionHostBusyError";
+}

@@ -1,0 +1,193 @@
+import { randomBytes } from "node:crypto";
+import type { AllowedHost } from "../config/config.ts";
+import type { BrowserConfig, ProxyCountry } from "../config/config-browser.ts";
+import { proxyUrlProblem } from "../config/config-browser.ts";
+import type { Db } from "../db/db.ts";
+import { AppError } from "../lib/app-error.ts";
+import type { Clock } from "../lib/clock.ts";
+import { newId, randomBase62 } from "../lib/ids.ts";
+import type { Logger } from "../lib/logger.ts";
+import { type Page, type PageRequest, toPage } from "../lib/pagination.ts";
+import { checkUrl } from "../net/address-policy.ts";
+import type { AuthContext } from "../services/api-key.service.ts";
+import type { RateLimitService } from "../services/rate-limit.service.ts";
+import { type BrowserSessionRow, type SessionUsageFilter, sessionRepo } from "./session.repo.ts";
+import type { CreateSessionRequest } from "./session.schemas.ts";
+import { SESSION_LIMITS } from "./session.schemas.ts";
+import {
+  type SessionUsageWire,
+  type SessionWire,
+  type StoredSessionOptions,
+  sessionToWire,
+  sessionUsageToWire,
+} from "./session.wire.ts";
+import { type SessionHost, SessionHostBusyError, type SessionUpstream } from "./session-host.ts";
+
+export interface SessionServiceDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  rateLimits: RateLimitService;
+  host: SessionHost;
+  browser: Pick<BrowserConfig, "countryProxies">;
+  allowPrivateHosts: AllowedHost[];
+  /** The browser surface's public base (http(s)://…/browser locally, the host root in the cloud); read when needed. */
+  publicBase: () => string;
+}
+
+/** Retry-After for a full account or host: sessions end at their own pace, so this is a hint. */
+const BUSY_RETRY_SECONDS = 10;
+
+const invalid = (path: (string | number)[], message: string) =>
+  new AppError("INVALID_INPUT", `Invalid input at ${path.join(".")}: ${message}`, {
+    details: [{ code: "custom", path, message, location: "body" }],
+  });
+
+export function sessionService(deps: SessionServiceDeps) {
+  const repo = sessionRepo(deps.db);
+  const wire = (row: BrowserSessionRow): SessionWire => sessionToWire(row, deps.publicBase());
+
+  /** The upstream a proxy_config asks for; request-level problems are 400/403 before anything is spent. */
+  function upstreamOf(auth: AuthContext, body: CreateSessionRequest): SessionUpstream | null {
+    const p = body.proxy_config;
+    if (!p) return null;
+    if (p.type === "managed") {
+      const url = deps.browser.countryProxies[p.country_code as ProxyCountry];
+      if (!url) {
+        throw invalid(
+          ["proxy_config", "country_code"],
+          `this server has no proxy for ${p.country_code}; ask its operator to configure one (OSPREY_PROXY_COUNTRIES)`,
+        );
+      }
+      return { url, trusted: true };
+    }
+    if (!auth.account.entitlements.includes("custom_proxy")) {
+      throw new AppError("FORBIDDEN", "proxy_config.type custom needs the custom_proxy entitlement, which this account lacks.");
+    }
+    const problem = proxyUrlProblem(p.url);
+    if (problem) throw invalid(["proxy_config", "url"], `the proxy URL ${problem} (expected http://[user:pass@]host:port)`);
+    // The literal is judged now for a clear 400; the egress proxy judges the resolved address again at every connection.
+    const check = checkUrl(new URL(p.url).origin, deps.allowPrivateHosts);
+    if (!check.ok) throw invalid(["proxy_config", "url"], `the proxy address is refused: ${check.reason}`);
+    return { url: p.url, trusted: false };
+  }
+
+  /** The live view: an open session found by its token (the URL is the credential, as for runs). */
+  async function liveSession(token: string): Promise<BrowserSessionRow> {
+    const row = /^[A-Za-z0-9]{32}$/.test(token) ? await repo.getOpenByToken(token) : null;
+    if (!row) throw new AppError("NOT_FOUND", "No live view at this address (the session may have ended).");
+    return row;
+  }
+
+  return {
+    async create(auth: AuthContext, body: CreateSessionRequest): Promise<SessionWire> {
+      const upstream = upstreamOf(auth, body);
+      if (body.profile_id !== undefined) {
+        // Browser Context Profiles arrive with their own issue; until then no profile exists.
+        throw new AppError("NOT_FOUND", `No browser context profile ${body.profile_id}.`);
+      }
+      await deps.rateLimits.consume(auth, "browser");
+      const now = deps.clock.now();
+      const options: StoredSessionOptions = {
+        timeout_seconds: body.timeout_seconds,
+        inactivity_timeout_seconds: body.inactivity_timeout_seconds,
+        viewport: body.viewport ?? { ...SESSION_LIMITS.viewport.default },
+        fingerprint_seed: body.fingerprint_seed ?? randomBytes(12).toString("base64url"),
+        proxy: body.proxy_config
+          ? {
+              type: body.proxy_config.type,
+              country_code: body.proxy_config.type === "managed" ? body.proxy_config.country_code : null,
+            }
+          : null,
+        profile_id: null,
+      };
+      const max = auth.account.limits.maxBrowserSessions;
+      const inserted = await repo.insertWithinCap(
+        {
+          id: newId("bs"),
+          accountId: auth.account.id,
+          keyId: auth.keyId,
+          keyScope: auth.scope,
+          subUserId: auth.subUserId,
+          mode: body.mode,
+          options: { ...options },
+          connectToken: randomBase62(32),
+          hostId: deps.host.hostId,
+          startTime: now,
+          expiresAt: new Date(now.getTime() + body.timeout_seconds * 1000),
+          createdAt: now,
+          updatedAt: now,
+        },
+        max,
+      );
+      if (!inserted.ok) {
+        throw new AppError(
+          "RATE_LIMIT_EXCEEDED",
+          `This account has ${inserted.open} open browser sessions, the most its plan allows is ${max}; end one (DELETE) or wait for one to time out.`,
+          { headers: { "Retry-After": String(BUSY_RETRY_SECONDS) } },
+        );
+      }
+      const row = inserted.row;
+      try {
+        await deps.host.start({
+          id: row.id,
+          accountId: row.accountId,
+          token: row.connectToken,
+          mode: body.mode,
+          viewport: options.viewport,
+          fingerprintSeed: options.fingerprint_seed,
+          countryCode: options.proxy?.country_code ?? null,
+          upstream,
+          startedAt: row.startTime,
+          expiresAt: row.expiresAt,
+          inactivityMs: body.inactivity_timeout_seconds * 1000,
+        });
+      } catch (err) {
+        await repo.end(row.id, { reason: "start_failed", at: deps.clock.now(), rxBytes: 0, txBytes: 0 });
+        if (err instanceof SessionHostBusyError) {
+          throw new AppError("SERVICE_BUSY", `No browser is free on this server right now; retry in ${BUSY_RETRY_SECONDS} s.`, {
+            headers: { "Retry-After": String(BUSY_RETRY_SECONDS) },
+          });
+        }
+        deps.logger.error("browser session could not start", { session_id: row.id, error: err });
+        throw new AppError("SERVICE_BUSY", "The browser could not be started; retry shortly.", {
+          headers: { "Retry-After": String(BUSY_RETRY_SECONDS) },
+          cause: err,
+        });
+      }
+      return wire((await repo.get(row.id)) ?? row);
+    },
+
+    async get(auth: AuthContext, id: string): Promise<SessionWire> {
+      const row = await repo.getOwned(id, auth.account.id, auth.scope);
+      if (!row) throw new AppError("NOT_FOUND", `No browser session ${id}.`);
+      return wire(row);
+    },
+
+    /** Spec 3.2: ends the session at once; an ended session answers the same (idempotent). */
+    async end(auth: AuthContext, id: string): Promise<void> {
+      const row = await repo.getOwned(id, auth.account.id, auth.scope);
+      if (!row) throw new AppError("NOT_FOUND", `No browser session ${id}.`);
+      if (row.status === "ended") return;
+      const held = await deps.host.end(id, "deleted");
+      // A session no live host holds (its host died): its row still ends, with the last counts recorded.
+      if (!held) await repo.end(id, { reason: "deleted", at: deps.clock.now(), rxBytes: null, txBytes: null });
+    },
+
+    liveSession,
+
+    async liveFrame(token: string): Promise<Buffer> {
+      const row = await liveSession(token);
+      const frame = await deps.host.liveFrame(row.id);
+      if (!frame) throw new AppError("NOT_FOUND", "No frame yet: the session has no page open.");
+      return frame;
+    },
+
+    async usage(auth: AuthContext, filter: SessionUsageFilter, page: PageRequest): Promise<Page<SessionUsageWire>> {
+      const { items, total } = await repo.usage(auth.account.id, auth.scope, filter, page);
+      return toPage(items.map(sessionUsageToWire), total, page);
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof sessionService>;
