@@ -1,9 +1,23 @@
 import http from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";
+import tls from "node:tls";
 import type { AllowedHost } from "../../functions/config/config.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import { AddressPolicyError, checkUrl, effectivePort, type Resolver, resolvePublic } from "../../functions/net/address-policy.ts";
+import {
+  answeredWith,
+  type EgressUpstream,
+  openTunnel,
+  proxyAuthorization,
+  proxyTlsOptions,
+  UpstreamFailure,
+  type UpstreamRoute,
+  upgradeThrough,
+  upstreamRoute,
+} from "./egress-upstream.ts";
+
+export type { EgressUpstream } from "./egress-upstream.ts";
 
 /**
  * Osprey's egress proxy: every request a browser sends (documents, subresources, fetch/XHR,
@@ -20,6 +34,13 @@ import { AddressPolicyError, checkUrl, effectivePort, type Resolver, resolvePubl
  * for a request, a 403/502 to a CONNECT: ERR_EMPTY_RESPONSE / ERR_TUNNEL_CONNECTION_FAILED), never
  * left hanging; the reason goes to the logs and `onRefused`. Bytes are counted per proxy, so a
  * proxy per browser context gives per-run and per-session figures.
+ *
+ * With an upstream proxy set (issue "[2 of 6]": a `managed` country's proxy, or a caller's
+ * `custom` one), the destination is still judged here first, by name and by every address it
+ * resolves to; then the upstream is asked for the destination's name and port, so that it resolves
+ * the name in its own country (egress-upstream.ts speaks to it). A caller's upstream is judged and
+ * pinned like a destination; the operator's is trusted. The bytes counted are those exchanged with
+ * the upstream: what leaves the machine.
  */
 
 export interface EgressProxyOptions {
@@ -36,16 +57,18 @@ export interface EgressProxyOptions {
   maxConnections?: number;
   /** Hears each refused destination (the run's `blocked` list, logs). */
   onRefused?: (destination: string, reason: string) => void;
+  /** The proxy to chain to; none (direct) by default. A bad URL makes start fail. */
+  upstream?: EgressUpstream | null;
 }
 
 export interface EgressCounters {
-  /** Bytes received from destinations (what the proxy passed on to the browser, before framing). */
+  /** Bytes received from destinations, or from the upstream proxy when one is set (before framing). */
   rxBytes: number;
-  /** Bytes sent to destinations. */
+  /** Bytes sent to destinations, or to the upstream proxy. */
   txBytes: number;
-  /** Destinations connected to. */
+  /** Connections opened to destinations or to the upstream proxy. */
   connections: number;
-  /** Destinations refused by the address policy or unreachable. */
+  /** Destinations refused by the address policy, unreachable, or failed by the upstream proxy. */
   refused: number;
 }
 
@@ -54,6 +77,11 @@ export interface EgressProxy {
   url: string;
   port: number;
   counters(): EgressCounters;
+  /**
+   * Chains connections opened from now on to `upstream`, or sends them direct again (null); open
+   * tunnels and requests in flight keep their route. A bad URL throws and changes nothing.
+   */
+  setUpstream(upstream: EgressUpstream | null): void;
   /** Stops accepting, cuts every open tunnel and request. Idempotent. */
   close(): Promise<void>;
 }
@@ -78,6 +106,11 @@ const HOP_BY_HOP = new Set([
 ]);
 
 type Refusal = { status: 403 | 502 | 504; reason: string };
+
+/** Where a connection goes: a judged destination address, or the upstream proxy. */
+type Hop = { host: string; port: number; family?: 4 | 6 };
+
+const EMPTY = Buffer.alloc(0);
 
 class Refused extends Error {
   readonly refusal: Refusal;
@@ -141,15 +174,27 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const counters: EgressCounters = { rxBytes: 0, txBytes: 0, connections: 0, refused: 0 };
   const open = new Set<net.Socket | Duplex>();
-  /** Connections to destinations still open: their bytes so far count in counters() too. */
+  /** Connections to destinations or the upstream still open: their bytes so far count in counters() too. */
   const upstreams = new Set<net.Socket>();
   let closed = false;
+  // Read once by each connection as it starts: setUpstream changes where later connections go.
+  let upstream = upstreamRoute(opts.upstream ?? null);
 
   const track = (s: net.Socket | Duplex) => {
     open.add(s);
     s.once("close", () => open.delete(s));
     // Every socket here has an error listener: one failed connection never reaches the process.
     s.on("error", () => s.destroy());
+  };
+
+  /** Counts a connection's bytes (the raw TCP bytes, under any TLS) and the connection itself. */
+  const count = (socket: net.Socket) => {
+    upstreams.add(socket);
+    socket.once("close", () => {
+      upstreams.delete(socket);
+      counters.rxBytes += socket.bytesRead;
+      counters.txBytes += socket.bytesWritten;
+    });
   };
 
   const refuse = (destination: string, refusal: Refusal): Refused => {
@@ -159,73 +204,148 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     return new Refused(refusal);
   };
 
-  /** Judges `url` (its host and port) and resolves it to the one address the connection may use. */
-  const judge = async (url: URL, destination: string): Promise<{ address: string; family: 4 | 6; port: number }> => {
-    const check = checkUrl(url.href, opts.allowPrivateHosts);
-    if (!check.ok) throw refuse(destination, { status: 403, reason: `destination refused: ${check.reason}` });
-    const port = effectivePort(check.url);
+  /** An upstream's own failure, as a refusal of the destination the browser asked for. */
+  const failedUpstream = async <T>(step: Promise<T>, destination: string): Promise<T> => {
     try {
-      const target = await resolvePublic(check.url.hostname, port, opts.allowPrivateHosts, opts.resolver);
-      return { ...target, port };
+      return await step;
     } catch (err) {
-      if (err instanceof AddressPolicyError && err.kind === "blocked") {
-        throw refuse(destination, { status: 403, reason: `destination refused: ${err.message}` });
-      }
-      throw refuse(destination, { status: 502, reason: err instanceof Error ? err.message : String(err) });
+      if (err instanceof UpstreamFailure) throw refuse(destination, { status: err.status, reason: err.message });
+      throw err;
     }
   };
 
-  /** A TCP connection to the judged address, bounded by the connect timeout. */
-  const connect = (target: { address: string; family: 4 | 6; port: number }, destination: string): Promise<net.Socket> =>
+  /**
+   * Judges `url` (its host and port) and resolves it to the one address the connection may use.
+   * `what` names the thing judged in the reason: the destination, or an untrusted upstream proxy.
+   */
+  const judge = async (url: URL, destination: string, what = "destination"): Promise<Hop> => {
+    const check = checkUrl(url.href, opts.allowPrivateHosts);
+    if (!check.ok) throw refuse(destination, { status: 403, reason: `${what} refused: ${check.reason}` });
+    const port = effectivePort(check.url);
+    try {
+      const target = await resolvePublic(check.url.hostname, port, opts.allowPrivateHosts, opts.resolver);
+      return { host: target.address, family: target.family, port };
+    } catch (err) {
+      if (err instanceof AddressPolicyError && err.kind === "blocked") {
+        throw refuse(destination, { status: 403, reason: `${what} refused: ${err.message}` });
+      }
+      const reason = err instanceof Error ? err.message : String(err);
+      // An upstream whose name does not resolve is not the page's DNS failure (isDnsFailure): worded apart.
+      throw refuse(destination, { status: 502, reason: what === "destination" ? reason : `${what} is unreachable: no address` });
+    }
+  };
+
+  /**
+   * Where to connect for the upstream: a caller's proxy is judged and pinned like a destination (or
+   * naming 127.0.0.1:6379 as one's "proxy" would reach it); the operator's goes wherever it is.
+   */
+  const upstreamHop = (route: UpstreamRoute, destination: string): Promise<Hop> =>
+    route.trusted
+      ? Promise.resolve({ host: route.host, port: route.port })
+      : judge(new URL(`http://${route.authority}/`), destination, `upstream proxy ${route.display}`);
+
+  /** A TCP connection to `hop`, bounded by the connect timeout; `what` names it in reasons. */
+  const connect = (hop: Hop, destination: string, what = destination, timeoutMs = connectTimeoutMs): Promise<net.Socket> =>
     new Promise((resolve, reject) => {
-      const upstream = net.connect({ host: target.address, port: target.port, family: target.family });
-      track(upstream);
+      const server = net.connect({ host: hop.host, port: hop.port, ...(hop.family ? { family: hop.family } : {}) });
+      track(server);
       const timer = setTimeout(() => {
-        upstream.destroy();
-        reject(refuse(destination, { status: 504, reason: `no connection to ${destination} within ${connectTimeoutMs} ms` }));
-      }, connectTimeoutMs);
-      upstream.once("connect", () => {
-        clearTimeout(timer);
-        counters.connections++;
-        upstream.setTimeout(idleTimeoutMs, () => upstream.destroy());
-        upstreams.add(upstream);
-        upstream.once("close", () => {
-          upstreams.delete(upstream);
-          counters.rxBytes += upstream.bytesRead;
-          counters.txBytes += upstream.bytesWritten;
-        });
-        resolve(upstream);
-      });
-      upstream.once("error", (err) => {
+        server.destroy();
+        reject(refuse(destination, { status: 504, reason: `no connection to ${what} within ${connectTimeoutMs} ms` }));
+      }, timeoutMs);
+      const onError = (err: Error) => {
         clearTimeout(timer);
         reject(
           refuse(destination, {
             status: 502,
-            reason: `could not connect to ${destination}: ${(err as { code?: string }).code ?? err.message}`,
+            reason: `could not connect to ${what}: ${(err as { code?: string }).code ?? err.message}`,
           }),
         );
+      };
+      server.once("error", onError);
+      server.once("connect", () => {
+        clearTimeout(timer);
+        // A later error (a reset mid-tunnel) is not a failure to connect: nothing is refused then.
+        server.off("error", onError);
+        counters.connections++;
+        server.setTimeout(idleTimeoutMs, () => server.destroy());
+        count(server);
+        resolve(server);
       });
     });
 
-  const keepAlive = new http.Agent({
-    keepAlive: true,
-    maxSockets: 8,
-    maxFreeSockets: 4,
-    timeout: idleTimeoutMs,
-    scheduling: "lifo",
-  });
-  const counted = new WeakSet<net.Socket>();
-  /** Counts a kept-alive connection once, however many requests it carries. */
-  const countUpstream = (socket: net.Socket) => {
-    if (counted.has(socket)) return;
-    counted.add(socket);
-    upstreams.add(socket);
-    socket.once("connect", () => counters.connections++);
-    socket.once("close", () => {
-      upstreams.delete(socket);
-      counters.rxBytes += socket.bytesRead;
-      counters.txBytes += socket.bytesWritten;
+  /** TLS to an https:// upstream over `raw`, within what is left of the connect timeout. */
+  const secure = (raw: net.Socket, route: UpstreamRoute, destination: string, timeoutMs: number): Promise<tls.TLSSocket> =>
+    new Promise((resolve, reject) => {
+      const socket = tls.connect({ socket: raw, ...proxyTlsOptions(route) });
+      track(socket);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(refuse(destination, { status: 504, reason: `no TLS session with upstream proxy ${route.display} in time` }));
+      }, timeoutMs);
+      socket.once("secureConnect", () => {
+        clearTimeout(timer);
+        resolve(socket);
+      });
+      socket.once("error", (err) => {
+        clearTimeout(timer);
+        const reason = `TLS with upstream proxy ${route.display} failed: ${(err as { code?: string }).code ?? err.message}`;
+        reject(refuse(destination, { status: 502, reason }));
+      });
     });
+
+  const remaining = (deadline: number) => Math.max(1, deadline - Date.now());
+
+  /** An open connection to the upstream (TLS for https://), ready for a CONNECT or a request. */
+  const reachUpstream = async (route: UpstreamRoute, destination: string, deadline: number): Promise<net.Socket> => {
+    const hop = await upstreamHop(route, destination);
+    const raw = await connect(hop, destination, `upstream proxy ${route.display}`, remaining(deadline));
+    return route.protocol === "https:" ? secure(raw, route, destination, remaining(deadline)) : raw;
+  };
+
+  /** Sockets that are connected (TLS: handshake done), so a request's connect timer can stop. */
+  const ready = new WeakSet<Duplex>();
+  const whenReady = (socket: Duplex, then: () => void) => {
+    if (ready.has(socket)) then();
+    else socket.once(socket instanceof tls.TLSSocket ? "secureConnect" : "connect", then);
+  };
+
+  /**
+   * Kept-alive connections for plain-http requests, one pool per route (direct, or one upstream as
+   * set): a connection opened for one route never carries another's requests. Within the direct
+   * pool connections are keyed by the judged address and port, never by name.
+   */
+  const agents = new Map<UpstreamRoute | null, http.Agent>();
+  const agentFor = (route: UpstreamRoute | null): http.Agent => {
+    const known = agents.get(route);
+    if (known) return known;
+    const agent = new http.Agent({
+      keepAlive: true,
+      maxSockets: 8,
+      maxFreeSockets: 4,
+      timeout: idleTimeoutMs,
+      scheduling: "lifo",
+    });
+    agent.createConnection = (options) => {
+      const raw = net.connect({
+        host: String(options.host),
+        port: Number(options.port),
+        ...(options.family === 4 || options.family === 6 ? { family: options.family } : {}),
+      });
+      track(raw);
+      count(raw);
+      raw.once("connect", () => counters.connections++);
+      if (route?.protocol !== "https:") {
+        raw.once("connect", () => ready.add(raw));
+        return raw;
+      }
+      const socket = tls.connect({ socket: raw, ...proxyTlsOptions(route) });
+      track(socket);
+      socket.once("secureConnect", () => ready.add(socket));
+      return socket;
+    };
+    agents.set(route, agent);
+    return agent;
   };
 
   /** Joins two sockets; either side's end or error ends both. */
@@ -244,7 +364,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     // A refused or unreachable destination closes the browser's connection without an answer: the
     // page sees a network error (as for a failed CONNECT), never a made-up HTTP response.
-    const fail = (_refusal: Refusal) => {
+    const fail = () => {
       res.socket?.destroy();
       res.destroy();
     };
@@ -256,50 +376,76 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       res.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" });
       return void res.end("Osprey egress proxy: a forward proxy serves no pages of its own\n");
     }
-    if (url.protocol !== "http:") return fail({ status: 403, reason: `scheme ${url.protocol} is not proxied as a request` });
+    if (url.protocol !== "http:") return fail();
     const destination = url.host;
+    const route = upstream;
     try {
       const target = await judge(url, destination);
+      const hop = route ? await upstreamHop(route, destination) : target;
       if (closed || req.destroyed) return;
-      // Connections to the judged address are kept alive and reused (by address and port, never
-      // by name): a page's many plain-http requests do not each pay for a new connection.
+      const via = route ? `upstream proxy ${route.display}` : destination;
       const proxied = http.request({
-        agent: keepAlive,
-        host: target.address,
-        port: target.port,
-        family: target.family,
+        agent: agentFor(route),
+        host: hop.host,
+        port: hop.port,
+        ...(hop.family ? { family: hop.family } : {}),
         method: req.method,
-        path: `${url.pathname}${url.search}`,
+        // RFC 9112 3.2: absolute-form to a proxy (it resolves the name), origin-form to the origin.
+        path: route ? `http://${url.host}${url.pathname}${url.search}` : `${url.pathname}${url.search}`,
         // RFC 9112 3.2.2: a proxy replaces Host with the request-target's authority.
-        headers: ["Host", url.host, ...withoutHost(forwardHeaders(req.rawHeaders, false))],
+        headers: [
+          "Host",
+          url.host,
+          ...(route ? proxyAuthorization(route) : []),
+          ...withoutHost(forwardHeaders(req.rawHeaders, false)),
+        ],
         setHost: false,
       });
-      const connectTimer = setTimeout(() => {
-        counters.refused++;
-        proxied.destroy();
-      }, connectTimeoutMs);
-      proxied.on("socket", (socket: net.Socket) => {
-        countUpstream(socket);
-        if (!socket.connecting) clearTimeout(connectTimer);
-        else socket.once("connect", () => clearTimeout(connectTimer));
-      });
-      proxied.on("error", () => {
+      // Once refused (or abandoned by the browser) a request reports nothing more.
+      let settled = false;
+      let answered = false;
+      const giveUp = (refusal: Refusal | null) => {
         clearTimeout(connectTimer);
-        fail({ status: 502, reason: `the connection to ${destination} failed` });
+        if (settled) return;
+        settled = true;
+        if (refusal) refuse(destination, refusal);
+        proxied.destroy();
+        fail();
+      };
+      const connectTimer = setTimeout(
+        () => giveUp({ status: 504, reason: `no connection to ${via} within ${connectTimeoutMs} ms` }),
+        connectTimeoutMs,
+      );
+      proxied.on("socket", (socket: Duplex) => whenReady(socket, () => clearTimeout(connectTimer)));
+      proxied.on("error", (err) => {
+        const code = (err as { code?: string }).code ?? err.message;
+        // After the answer began, a failure is a cut transfer, not an unreachable destination.
+        giveUp(answered ? null : { status: 502, reason: `the connection to ${via} failed: ${code}` });
       });
       proxied.on("response", (answer) => {
         clearTimeout(connectTimer);
+        if (route && answer.statusCode === 407) {
+          // The upstream's own refusal (an origin never answers 407): a network error, as for CONNECT.
+          answer.resume();
+          const failure = answeredWith(route, 407, `a request to ${destination}`);
+          return giveUp({ status: failure.status, reason: failure.message });
+        }
+        answered = true;
         const headers = forwardHeaders(answer.rawHeaders, false);
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
         answer.pipe(res);
         answer.on("error", () => res.destroy());
       });
       res.on("close", () => {
-        if (!res.writableFinished) proxied.destroy();
+        if (res.writableFinished) return;
+        settled = true;
+        clearTimeout(connectTimer);
+        proxied.destroy();
       });
       req.pipe(proxied);
-    } catch (err) {
-      fail(err instanceof Refused ? err.refusal : { status: 502, reason: "the proxy failed" });
+    } catch {
+      // Refused (already counted and reported) or the proxy's own failure: a network error either way.
+      fail();
     }
   };
 
@@ -309,14 +455,24 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     const authority = req.url ?? "";
     const url = authorityUrl(authority);
     if (!url) return refuseSocket(client, { status: 403, reason: "not a host:port destination" });
+    const route = upstream;
     try {
       const target = await judge(url, authority);
       if (closed || client.destroyed) return;
-      const upstream = await connect(target, authority);
-      if (client.destroyed) return void upstream.destroy();
+      let server: net.Socket;
+      let first: Buffer = EMPTY;
+      if (route) {
+        const deadline = Date.now() + connectTimeoutMs;
+        server = await reachUpstream(route, authority, deadline);
+        // The destination's name, not the address judged here: the upstream resolves it in its country.
+        const asked = `${url.hostname}:${effectivePort(url)}`;
+        first = await failedUpstream(openTunnel(server, route, asked, remaining(deadline)), authority);
+      } else server = await connect(target, authority);
+      if (client.destroyed) return void server.destroy();
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length > 0) upstream.write(head);
-      splice(client, upstream);
+      if (first.length > 0) client.write(first);
+      if (head.length > 0) server.write(head);
+      splice(client, server);
     } catch (err) {
       refuseSocket(client, err instanceof Refused ? err.refusal : { status: 502, reason: "the proxy failed" });
     }
@@ -335,16 +491,26 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       return refuseSocket(client, { status: 403, reason: `scheme ${url.protocol} is not proxied as an upgrade` });
     }
     const asHttp = new URL(`http://${url.host}${url.pathname}${url.search}`);
+    const route = upstream;
     try {
       const target = await judge(asHttp, asHttp.host);
       if (closed || client.destroyed) return;
-      const upstream = await connect(target, asHttp.host);
       const headers = ["Host", asHttp.host, ...withoutHost(forwardHeaders(req.rawHeaders, true))];
+      if (route) {
+        const deadline = Date.now() + connectTimeoutMs;
+        const server = await reachUpstream(route, asHttp.host, deadline);
+        const request = { method: req.method ?? "GET", target: asHttp.href, headers, body: head };
+        const answer = await failedUpstream(upgradeThrough(server, route, request, remaining(deadline)), asHttp.host);
+        if (client.destroyed) return void server.destroy();
+        client.write(answer);
+        return splice(client, server);
+      }
+      const server = await connect(target, asHttp.host);
       let requestHead = `${req.method} ${asHttp.pathname}${asHttp.search} HTTP/1.1\r\n`;
       for (let i = 0; i < headers.length; i += 2) requestHead += `${headers[i]}: ${headers[i + 1]}\r\n`;
-      upstream.write(`${requestHead}\r\n`);
-      if (head.length > 0) upstream.write(head);
-      splice(client, upstream);
+      server.write(`${requestHead}\r\n`);
+      if (head.length > 0) server.write(head);
+      splice(client, server);
     } catch (err) {
       refuseSocket(client, err instanceof Refused ? err.refusal : { status: 502, reason: "the proxy failed" });
     }
@@ -383,10 +549,22 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       }
       return now;
     },
+    setUpstream(next) {
+      const route = upstreamRoute(next);
+      upstream = route;
+      // Idle kept-alive connections of other routes are closed now (nothing may reuse them); a
+      // request in flight on one finishes there, and close() still reaches it (it is tracked).
+      for (const [key, agent] of agents) {
+        if (key === route) continue;
+        for (const sockets of Object.values(agent.freeSockets)) for (const s of sockets ?? []) s.destroy();
+        agents.delete(key);
+      }
+      opts.logger?.info("egress upstream set", { upstream: route?.display ?? "direct", trusted: route?.trusted ?? null });
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         closed = true;
-        keepAlive.destroy();
+        for (const agent of agents.values()) agent.destroy();
         server.close(() => resolve());
         for (const s of open) s.destroy();
         server.closeAllConnections();

@@ -6,6 +6,7 @@ import { type EgressProxy, startEgressProxy } from "../../containers/browser/egr
 import { createRunBrowserPool } from "../../containers/browser/run-browser.ts";
 import type { RunBrowserPool } from "../../containers/browser/run-session.ts";
 import { html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { connectVia, getOver, startCanary, viaProxy } from "../helpers/proxy-client.ts";
 import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
 
 /**
@@ -18,62 +19,6 @@ import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
  */
 
 const hasChrome = chromeAvailable("egress proxy tests");
-
-/** A TCP listener that only counts who knocked: nothing may ever reach it. */
-async function startCanary(): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
-  let connections = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((s) => {
-    connections++;
-    sockets.add(s);
-    s.on("error", () => {});
-    s.end("HTTP/1.1 200 OK\r\ncontent-length: 13\r\n\r\nCANARY-SECRET");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    connections: () => connections,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** One request through the proxy in absolute form; `null` when the proxy closed the connection. */
-function viaProxy(proxy: EgressProxy, url: string): Promise<{ status: number; body: string } | null> {
-  return new Promise((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port: proxy.port, path: url, method: "GET", agent: false });
-    req.on("response", (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on("error", () => resolve(null));
-    });
-    req.on("error", () => resolve(null));
-    req.end();
-  });
-}
-
-/** A CONNECT; resolves with the proxy's status line and the open socket (200) or null. */
-function connectVia(proxy: EgressProxy, authority: string): Promise<{ status: number; socket: net.Socket }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: proxy.port, method: "CONNECT", path: authority, agent: false });
-    req.on("connect", (res, socket) => resolve({ status: res.statusCode ?? 0, socket }));
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-/** Sends one HTTP/1.1 GET over an open tunnel and reads the whole answer (Connection: close). */
-function getOver(socket: net.Socket, host: string, path: string): Promise<string> {
-  return new Promise((resolve) => {
-    let data = "";
-    socket.on("data", (d) => (data += d));
-    socket.on("close", () => resolve(data));
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
-  });
-}
 
 describe("egress proxy", () => {
   let site: Origin;
