@@ -11,8 +11,9 @@ import { CREDITS_PER_STEP, type RunError, runError } from "../../schema/runs.ts"
 import { runAgent } from "../agent/agent.ts";
 import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
+import { fingerprintFor } from "../browser/fingerprint.ts";
 import type { RunBrowserPool } from "../browser/run-session.ts";
-import { applyStealth } from "../browser/stealth.ts";
+import { applyStealthToContext } from "../browser/stealth.ts";
 import { startLiveFrames } from "./live-frames.ts";
 import { taskOf } from "./run-task.ts";
 import { stepRecorder } from "./step-recorder.ts";
@@ -112,7 +113,15 @@ export async function driveRun(
     }
     try {
       if (request.browser_profile === "stealth") {
-        await applyStealth(session.activePage());
+        const page = session.activePage();
+        // Seeded by the run: a retried run (another worker, a relaunched browser) is the same machine.
+        const fingerprint = fingerprintFor({
+          seed: runId,
+          browserVersion: await session.browser.version(),
+          countryCode: request.proxy_config?.country_code ?? null,
+          viewport: page.viewport() ?? undefined,
+        });
+        await applyStealthToContext(session.context, page, fingerprint);
       }
       const url = liveUrl(deps.publicUrl(), row.liveToken);
       if (url) await deps.repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });

@@ -1,11 +1,2 @@
-/** A small deterministic PRNG (mulberry32): the same seed gives the same sequence, so a generated case can be replayed. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The one mulberry32 (functions/lib/prng.ts), re-exported for the fuzzer and bench helpers. */
+export { mulberry32 } from "../../functions/lib/prng.ts";

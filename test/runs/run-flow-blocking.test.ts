@@ -93,6 +93,6 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("blocking r
         browser_profile: "stealth",
       })
     ).json()) as Json;
-    expect(stealth.result).toEqual({ headless: false, webdriver: "undefined" });
+    expect(stealth.result).toEqual({ headless: false, webdriver: "false" });
   });
 });
