@@ -42,6 +42,11 @@ export interface FilterContext {
   /** The session's egress proxy (`http://127.0.0.1:port`): forced onto every context the client creates. */
   proxyUrl: string | null;
   proxyBypassList: string;
+  /**
+   * The session's own download directory (inside its profile, removed with it): a download the
+   * client allows lands there whatever path it asked for, never elsewhere on the host.
+   */
+  downloadDir: string;
 }
 
 export function judgeClientMessage(raw: string, ctx: FilterContext): FilterVerdict {
@@ -79,7 +84,11 @@ export function judgeClientMessage(raw: string, ctx: FilterContext): FilterVerdi
   switch (method) {
     case "Browser.setDownloadBehavior":
     case "Page.setDownloadBehavior":
-      if (DOWNLOAD_TO_DISK.has(String(params.behavior))) return refuse("downloads are not written to the browser host");
+      // Playwright asks for downloads on connect, with a path on the client's machine; the bytes
+      // stay in the session's own directory instead, and leave with the session.
+      if (DOWNLOAD_TO_DISK.has(String(params.behavior))) {
+        return { kind: "forward", message: JSON.stringify({ ...msg, params: { ...params, downloadPath: ctx.downloadDir } }) };
+      }
       break;
     case "Page.navigate":
     case "Target.createTarget":

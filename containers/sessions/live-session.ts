@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import path from "node:path";
 import type { Duplex } from "node:stream";
 import WebSocket, { type WebSocketServer } from "ws";
 import type { Logger } from "../../functions/lib/logger.ts";
@@ -59,9 +60,13 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
   let lastActivity = Date.now();
   let ending: Promise<void> | null = null;
   const pages = new Map<string, string>(); // targetId → control session id (pages only), newest last
-  const filterContext = { proxyUrl: proc.egress?.url ?? null, proxyBypassList: PROXY_BYPASS_LIST };
+  const filterContext = {
+    proxyUrl: proc.egress?.url ?? null,
+    proxyBypassList: PROXY_BYPASS_LIST,
+    downloadDir: path.join(proc.userDataDir, "Downloads"),
+  };
 
-  proc.egress?.setUpstream?.(launch.upstream);
+  proc.egress?.setUpstream(launch.upstream);
 
   const control: CdpClient = await connectCdp(endpoint);
   const prepare = async (sessionId: string, info: { type: string; targetId: string }, waiting: boolean) => {
