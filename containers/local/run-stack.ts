@@ -6,9 +6,7 @@ import type { Logger } from "../../functions/lib/logger.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import type { DeadLetterHandler, RunQueue } from "../../functions/queue/queue.ts";
 import { createSqsQueue } from "../../functions/queue/sqs-queue.ts";
-import { runFinisher } from "../../functions/runs/finish.ts";
-import { runRepo } from "../../functions/runs/run.repo.ts";
-import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
+import type { RunLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
 import { RunMessageSchema, runError } from "../../schema/runs.ts";
 import { createModelProvider } from "../agent/model/create-provider.ts";
@@ -25,13 +23,8 @@ export const MAX_RECEIVES = 5;
  * A dead-lettered run message fails its run (SYSTEM_FAILURE), so no run is left PENDING or RUNNING
  * because its message could not be processed.
  */
-export function deadLetterFailsRun(deps: {
-  db: Db;
-  notifier: RunNotifier;
-  publicUrl: () => string;
-  logger: Logger;
-}): DeadLetterHandler {
-  const finish = runFinisher({ repo: runRepo(deps.db), notifier: deps.notifier, publicUrl: deps.publicUrl });
+export function deadLetterFailsRun(deps: { lifecycle: RunLifecycle; logger: Logger }): DeadLetterHandler {
+  const { finish } = deps.lifecycle;
   return async (body, reason) => {
     const parsed = RunMessageSchema.safeParse(body);
     deps.logger.error("run message dead-lettered", { reason, run_id: parsed.success ? parsed.data.run_id : undefined });
@@ -106,25 +99,22 @@ export function createWorkerStack(input: {
   config: Config;
   db: Db;
   queue: RunQueue;
-  notifier: RunNotifier;
+  lifecycle: RunLifecycle;
   blobs: BlobStore;
   extractor: Extractor;
   logger: Logger;
-  publicUrl: () => string;
 }): WorkerStack {
   const { config, logger } = input;
   const browsers = browserPool(config, logger);
   const model = createModelProvider(config.model, { logger });
   const worker = createRunWorker({
-    db: input.db,
+    lifecycle: input.lifecycle,
     queue: input.queue,
-    notifier: input.notifier,
     browsers,
     model,
     extractor: input.extractor,
     blobs: input.blobs,
     logger,
-    publicUrl: input.publicUrl,
     concurrency: config.workerConcurrency,
     leaseMs: config.runLeaseMs,
     vision: config.modelVision,

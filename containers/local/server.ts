@@ -10,6 +10,7 @@ import { systemClock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { buildRuns } from "../../functions/runs/build.ts";
+import { runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { createIndexFeed } from "../../functions/search/index-feed.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
@@ -79,20 +80,19 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   purge.unref();
   let listeningUrl = `http://127.0.0.1:${config.port}`;
   const publicUrl = () => config.publicUrl ?? listeningUrl;
-  const notifier = createRunNotifier();
   const db = runtime.database.db;
-  const queue = createQueue(config, db, deadLetterFailsRun({ db, notifier, publicUrl, logger }), logger);
+  // One lifecycle for the API and the in-process worker: a run they finish wakes its readers at once.
+  const lifecycle = runLifecycle({ db, notifier: createRunNotifier(), publicUrl });
+  const queue = createQueue(config, db, deadLetterFailsRun({ lifecycle, logger }), logger);
   const runs = buildRuns({
-    db,
+    lifecycle,
     queue,
     blobs,
     logger,
     model: config.model,
     allowPrivateHosts: config.allowPrivateHosts,
-    publicUrl,
-    notifier,
   });
-  const workers = config.worker ? createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl }) : null;
+  const workers = config.worker ? createWorkerStack({ config, db, queue, lifecycle, blobs, extractor, logger }) : null;
   const upstreams = providersFromConfig(config.search);
   const search = config.search.enabled
     ? searchService({

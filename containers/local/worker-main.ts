@@ -2,6 +2,7 @@ import type { Config } from "../../functions/config/config.ts";
 import { createExtractorPool } from "../../functions/extract/pool.ts";
 import { type Renderer, unavailableRenderer } from "../../functions/fetch/renderer.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
+import { runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
@@ -26,12 +27,12 @@ export async function startWorker(config: Config, opts: { print: (line: string) 
   installProcessGuard(logger);
   const runtime = await openRuntime(config, "worker");
   const db = runtime.database.db;
-  const notifier = createRunNotifier();
   const publicUrl = () => config.publicUrl ?? `http://127.0.0.1:${config.port}`;
-  const queue = createQueue(config, db, deadLetterFailsRun({ db, notifier, publicUrl, logger }), logger);
+  const lifecycle = runLifecycle({ db, notifier: createRunNotifier(), publicUrl });
+  const queue = createQueue(config, db, deadLetterFailsRun({ lifecycle, logger }), logger);
   const extractor = createExtractorPool();
   const blobs = openBlobStore(config.blobStore);
-  const stack = createWorkerStack({ config, db, queue, notifier, blobs, extractor, logger, publicUrl });
+  const stack = createWorkerStack({ config, db, queue, lifecycle, blobs, extractor, logger });
   let stopping = false;
   // Listening before the worker takes runs: a taken port stops start-up before any run is claimed.
   const health =

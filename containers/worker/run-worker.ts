@@ -1,11 +1,8 @@
-import type { Db } from "../../functions/db/db.ts";
 import type { Extractor } from "../../functions/extract/types.ts";
 import { newId } from "../../functions/lib/ids.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";
-import { type FinishRun, runFinisher } from "../../functions/runs/finish.ts";
-import { runRepo } from "../../functions/runs/run.repo.ts";
-import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
+import type { RunLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
 import { isTerminal, runError, runMessage } from "../../schema/runs.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
@@ -13,16 +10,15 @@ import type { RunBrowserPool } from "../browser/run-session.ts";
 import { type DriveDeps, driveRun, SHUTDOWN, systemFailure } from "./drive-run.ts";
 
 export interface RunWorkerOptions {
-  db: Db;
+  /** The process's runs: repository, finisher, notifier and public URL (shared with its edge side, if any). */
+  lifecycle: RunLifecycle;
   queue: RunQueue;
-  notifier: RunNotifier;
   browsers: RunBrowserPool;
   /** Null when no model is configured: runs that reach the worker fail SERVICE_BUSY. */
   model: ModelProvider | null;
   extractor: Extractor;
   blobs: BlobStore;
   logger: Logger;
-  publicUrl: () => string;
   /** Runs at once in this worker (each in its own browser context). Default 2. */
   concurrency?: number;
   /** How long a received run stays invisible to other workers unless extended. Default 30 s. */
@@ -64,8 +60,7 @@ export interface RunWorker {
  */
 export function createRunWorker(opts: RunWorkerOptions): RunWorker {
   const id = opts.workerId ?? newId("wrk");
-  const repo = runRepo(opts.db);
-  const finish: FinishRun = runFinisher({ repo, notifier: opts.notifier, publicUrl: opts.publicUrl });
+  const { repo, finish, notifier } = opts.lifecycle;
   const concurrency = opts.concurrency ?? 2;
   const leaseMs = opts.leaseMs ?? 30_000;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(200, Math.floor(leaseMs / 3));
@@ -90,6 +85,8 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
     ...opts,
     workerId: id,
     repo,
+    notifier,
+    publicUrl: opts.lifecycle.publicUrl,
     logger: log,
     vision: opts.vision ?? false,
     leaseMs,
@@ -158,12 +155,12 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
     }
     const started = await repo.start(runId, id, aliveWithinMs);
     if (!started) return ackQuietly(msg);
-    opts.notifier.notify(runId);
+    notifier.notify(runId);
     const outcome = await driveRun(driveDeps, started, msg, stop, opts.model);
     if (outcome === null) return; // ownership was lost: another worker owns the run now
     if (outcome === "requeue") {
       if (await repo.requeue(runId)) {
-        opts.notifier.notify(runId);
+        notifier.notify(runId);
         return opts.queue.release(msg, 0).catch((err) => {
           if (!(err instanceof LeaseLostError)) throw err;
         });

@@ -5,6 +5,8 @@ import type { RunQueue } from "../queue/queue.ts";
 import { unavailableQueue } from "../queue/queue.ts";
 import { createSqsQueue } from "../queue/sqs-queue.ts";
 import { buildRuns } from "../runs/build.ts";
+import { runLifecycle } from "../runs/run-lifecycle.ts";
+import { createRunNotifier } from "../runs/run-notifier.ts";
 import { agentSurface } from "../surfaces/agent/agent.app.ts";
 import type { EdgeRoot, EdgeSurfaceBuilder } from "./edge-root.ts";
 
@@ -47,13 +49,13 @@ export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
   const queue =
     config.queue.kind === "sqs" ? sqsProducer(config.queue, root) : unavailableQueue("OSPREY_SQS_QUEUE_URL is not set");
   const runs = buildRuns({
-    db: root.database.db,
+    // Its own notifier: the workers are other processes, so readers here poll.
+    lifecycle: runLifecycle({ db: root.database.db, notifier: createRunNotifier(), publicUrl: root.publicUrl }),
     queue,
     blobs: root.blobs(),
     logger: root.logger,
     model: config.model,
     allowPrivateHosts: config.allowPrivateHosts,
-    publicUrl: root.publicUrl,
     responseCapMs: LAMBDA_RESPONSE_CAP_MS,
   });
   if (config.queue.kind !== "sqs") {

@@ -14,6 +14,8 @@ import { defaultIds } from "../lib/ids.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { unavailableQueue } from "../queue/queue.ts";
 import { buildRuns } from "../runs/build.ts";
+import { runLifecycle } from "../runs/run-lifecycle.ts";
+import { createRunNotifier } from "../runs/run-notifier.ts";
 import { searchService } from "../search/search.service.ts";
 import { createServices } from "../services/index.ts";
 import { memoryBlobStore } from "../storage/blob-store.ts";
@@ -46,12 +48,11 @@ export async function generateDocuments(): Promise<Record<string, string>> {
     blobs: memoryBlobStore(),
   });
   const runs = buildRuns({
-    db: noDatabase,
+    lifecycle: runLifecycle({ db: noDatabase, notifier: createRunNotifier(), publicUrl: () => "http://127.0.0.1:8787" }),
     queue: unavailableQueue("documentation only"),
     blobs: memoryBlobStore(),
     logger: silentLogger,
     model: null,
-    publicUrl: "http://127.0.0.1:8787",
   });
   const search = searchService({ db: noDatabase, clock, logger: silentLogger, rateLimits: services.rateLimits, providers: [] });
   const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs, search });

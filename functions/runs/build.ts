@@ -1,24 +1,20 @@
 import type { AllowedHost } from "../config/config.ts";
 import { type ModelConfig, missingModelSettings } from "../config/model-settings.ts";
-import type { Db } from "../db/db.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { type RunService, runService } from "./run.service.ts";
-import { createRunNotifier, type RunNotifier } from "./run-notifier.ts";
+import type { RunLifecycle } from "./run-lifecycle.ts";
 
 export interface BuildRunsInput {
-  db: Db;
+  /** The process's one run lifecycle, shared with an in-process worker so readers wake at once. */
+  lifecycle: RunLifecycle;
   queue: RunQueue;
   blobs: BlobStore;
   logger: Logger;
   model: ModelConfig;
   allowPrivateHosts?: AllowedHost[];
-  /** Base URL callers reach this service at; a function when it is known only once listening. */
-  publicUrl: string | (() => string);
-  /** Shared with an in-process worker so readers wake at once; a new one otherwise (readers then poll). */
-  notifier?: RunNotifier;
   heartbeatMs?: number;
   /** When live views end (default: the system clock); the same clock as the services'. */
   clock?: Clock;
@@ -36,14 +32,12 @@ export interface RunsApi {
 /** The edge side of runs: the service the automation routes call, from validated configuration. */
 export function buildRuns(input: BuildRunsInput): RunsApi {
   const service = runService({
-    db: input.db,
+    lifecycle: input.lifecycle,
     queue: input.queue,
-    notifier: input.notifier ?? createRunNotifier(),
     blobs: input.blobs,
     logger: input.logger,
     modelMissing: missingModelSettings(input.model),
     allowPrivateHosts: input.allowPrivateHosts ?? [],
-    publicUrl: typeof input.publicUrl === "string" ? () => input.publicUrl as string : input.publicUrl,
     clock: input.clock ?? systemClock,
     ...(input.responseCapMs === undefined ? {} : { responseCapMs: input.responseCapMs }),
   });

@@ -7,7 +7,6 @@ import {
   runMessage,
 } from "../../schema/runs.ts";
 import type { AllowedHost } from "../config/config.ts";
-import type { Db } from "../db/db.ts";
 import { AppError } from "../lib/app-error.ts";
 import type { Clock } from "../lib/clock.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
@@ -16,26 +15,23 @@ import { type PageRequest, toPage } from "../lib/pagination.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
-import { runFinisher } from "./finish.ts";
-import { type RunRow, runRepo } from "./run.repo.ts";
+import type { RunRow } from "./run.repo.ts";
 import { type RunScreenshot, type RunWire, runToWire } from "./run.wire.ts";
 import { admitRun, inChild } from "./run-admission.ts";
-import type { RunNotifier } from "./run-notifier.ts";
+import type { RunLifecycle } from "./run-lifecycle.ts";
 import { assertValidOutputSchema } from "./run-policy.ts";
 import type { RunRequest } from "./run-request.schema.ts";
 
 export interface RunServiceDeps {
-  db: Db;
+  /** The process's runs: repository, finisher, notifier and public URL (shared with its worker, if any). */
+  lifecycle: RunLifecycle;
   queue: RunQueue;
-  notifier: RunNotifier;
   blobs: BlobStore;
   logger: Logger;
   /** Environment variables still to set before a model can be used; non-empty refuses runs with 403. */
   modelMissing: string[];
   /** OSPREY_ALLOW_PRIVATE_HOSTS: start URLs on these hosts pass the address policy. */
   allowPrivateHosts: AllowedHost[];
-  /** Base URL of this service as callers reach it (streaming URLs are built on it); read when needed. */
-  publicUrl: () => string;
   /** Decides whether a finished run's streaming_url is still handed out (LIVE_VIEW_GRACE_MS). */
   clock: Clock;
   /**
@@ -52,9 +48,9 @@ const BLOCKING_GRACE_MS = 120_000;
 const CANCEL_WAIT_MS = 10_000;
 
 export function runService(deps: RunServiceDeps) {
-  const repo = runRepo(deps.db);
-  const finish = runFinisher({ repo, notifier: deps.notifier, publicUrl: deps.publicUrl });
-  const wire = (row: RunRow, screenshots?: RunScreenshot[]) => runToWire(row, deps.publicUrl(), deps.clock.now(), screenshots);
+  const { repo, finish, notifier, publicUrl } = deps.lifecycle;
+  // Streaming URLs are built on the public URL, read per answer (it is known only once listening).
+  const wire = (row: RunRow, screenshots?: RunScreenshot[]) => runToWire(row, publicUrl(), deps.clock.now(), screenshots);
 
   /** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
   const admit = (auth: AuthContext, body: RunRequest): void => admitRun(deps, auth, body);
@@ -186,7 +182,7 @@ export function runService(deps: RunServiceDeps) {
 
     owned,
     wire,
-    notifierWait: (id: string, ms: number, signal?: AbortSignal) => deps.notifier.wait(id, ms, signal),
+    notifierWait: (id: string, ms: number, signal?: AbortSignal) => notifier.wait(id, ms, signal),
 
     async list(
       auth: AuthContext,
@@ -236,12 +232,12 @@ export function runService(deps: RunServiceDeps) {
         const done = await finish(id, "CANCELLED", null, cancelled);
         if (done) return wire(done);
       }
-      deps.notifier.notify(id);
+      notifier.notify(id);
       const until = Date.now() + CANCEL_WAIT_MS;
       for (;;) {
         const now = await repo.get(id);
         if (!now || isTerminal(now.status) || Date.now() >= until) return wire(now ?? row);
-        await deps.notifier.wait(id, Math.min(500, until - Date.now()));
+        await notifier.wait(id, Math.min(500, until - Date.now()));
       }
     },
 
@@ -252,7 +248,7 @@ export function runService(deps: RunServiceDeps) {
         const row = await repo.get(id);
         if (!row) throw new Error(`run ${id} vanished`);
         if (isTerminal(row.status) || Date.now() >= until || signal?.aborted) return row;
-        await deps.notifier.wait(id, Math.min(1000, until - Date.now()), signal);
+        await notifier.wait(id, Math.min(1000, until - Date.now()), signal);
       }
     },
 

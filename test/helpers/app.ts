@@ -11,6 +11,8 @@ import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
 import { unavailableQueue } from "../../functions/queue/queue.ts";
 import type { RunsApi } from "../../functions/runs/build.ts";
 import { type BuildRunsInput, buildRuns } from "../../functions/runs/build.ts";
+import { runLifecycle } from "../../functions/runs/run-lifecycle.ts";
+import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { type SearchServiceDeps, searchService } from "../../functions/search/search.service.ts";
 import { createServices, type Services } from "../../functions/services/index.ts";
@@ -52,8 +54,11 @@ export interface TestContextOptions {
   clock?: TestClock;
   /** Overrides of the fetch API's adapters (renderer, extractor, resolver, config). */
   fetch?: Partial<Omit<FetchBuildInput, "db" | "clock" | "ids" | "logger">>;
-  /** Overrides of the run service's adapters; by default no queue (runs cannot start) and no model. */
-  runs?: Partial<Omit<BuildRunsInput, "db" | "logger">>;
+  /**
+   * Overrides of the run service's adapters; by default no queue (runs cannot start), no model and
+   * a lifecycle of its own over `db` (pass the worker's to share its notifier).
+   */
+  runs?: Partial<Omit<BuildRunsInput, "logger">>;
   /**
    * The search API: enabled by default with the local index as its only provider (no upstreams);
    * `providers` replaces that list; `enabled: false` serves the API as "not available".
@@ -80,9 +85,9 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     queue: unavailableQueue("no queue in this test"),
     blobs: memoryBlobStore(),
     model: null,
-    publicUrl: "http://127.0.0.1:8787",
     ...opts.runs,
-    db,
+    lifecycle:
+      opts.runs?.lifecycle ?? runLifecycle({ db, notifier: createRunNotifier(), publicUrl: () => "http://127.0.0.1:8787" }),
     logger,
     clock,
   });

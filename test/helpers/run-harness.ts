@@ -11,6 +11,7 @@ import { inlineExtractor } from "../../functions/extract/pool.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import type { RunQueue } from "../../functions/queue/queue.ts";
+import { type RunLifecycle, runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier, type RunNotifier } from "../../functions/runs/run-notifier.ts";
 import { type BlobStore, memoryBlobStore } from "../../functions/storage/blob-store.ts";
 import type { Plan } from "../../schema/plans.ts";
@@ -59,8 +60,8 @@ export async function startRunHarness(
     heartbeatMs?: number;
     /** Hosts the run API accepts beyond the fixture site's (e.g. a loopback webhook receiver). */
     allowPrivateHosts?: AllowedHost[];
-    /** Replaces the default Postgres queue (e.g. the SQS adapter); built from the harness's notifier and publicUrl. */
-    queue?: (deps: { notifier: RunNotifier; publicUrl: () => string; logger: Logger }) => RunQueue;
+    /** Replaces the default Postgres queue (e.g. the SQS adapter); built from the harness's run lifecycle. */
+    queue?: (deps: { lifecycle: RunLifecycle; logger: Logger }) => RunQueue;
   } = {},
 ): Promise<RunHarness> {
   const logger = opts.logger ?? silentLogger;
@@ -74,14 +75,15 @@ export async function startRunHarness(
   };
   const notifier = createRunNotifier();
   const blobs = memoryBlobStore();
-  const publicUrl = () => PUBLIC_URL;
+  // One lifecycle for the app and every worker, as in the server: a finish wakes its readers at once.
+  const lifecycle = runLifecycle({ db, notifier, publicUrl: () => PUBLIC_URL });
   const queue =
-    opts.queue?.({ notifier, publicUrl, logger }) ??
+    opts.queue?.({ lifecycle, logger }) ??
     createPgQueue({
       db,
       maxReceives: 5,
       pollIntervalMs: 50,
-      onDeadLetter: deadLetterFailsRun({ db, notifier, publicUrl, logger }),
+      onDeadLetter: deadLetterFailsRun({ lifecycle, logger }),
     });
   const browsers = createRunBrowserPool({
     executablePath: CHROME,
@@ -92,12 +94,11 @@ export async function startRunHarness(
   const ctx = createTestContext(db, {
     logger,
     runs: {
+      lifecycle,
       queue,
-      notifier,
       blobs,
       model: modelConfig,
       allowPrivateHosts: [hostOf(site.url), hostOf(site.origin2Url), ...(opts.allowPrivateHosts ?? [])],
-      publicUrl: PUBLIC_URL,
       heartbeatMs: opts.heartbeatMs,
     },
   });
@@ -121,15 +122,13 @@ export async function startRunHarness(
         maxDelayMs: 20,
       });
       const worker = createRunWorker({
-        db,
+        lifecycle,
         queue,
-        notifier,
         browsers,
         model: provider,
         extractor: inlineExtractor,
         blobs,
         logger,
-        publicUrl,
         concurrency: 2,
         leaseMs: 5_000,
         pollWaitMs: 200,

@@ -6,7 +6,7 @@ import type { RunWorker } from "../../containers/worker/run-worker.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import type { ReceivedMessage, RunQueue } from "../../functions/queue/queue.ts";
 import { createSqsQueue } from "../../functions/queue/sqs-queue.ts";
-import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
+import type { RunLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { runs } from "../../schema/tables/index.ts";
 import type { DriverCase, TestDatabase } from "../helpers/databases.ts";
 import { type Fauxqs, type FauxqsQueue, startFauxqsServer } from "../helpers/fauxqs.ts";
@@ -71,7 +71,7 @@ export function useSqsSuite(open: DriverCase["open"]): SqsSuite {
   let worker: RunWorker | null = null;
   let current: RunQueue | null = null;
   const owner = new WeakMap<ReceivedMessage, RunQueue>();
-  let deps: { notifier: RunNotifier; publicUrl: () => string; logger: Logger } | null = null;
+  let deps: { lifecycle: RunLifecycle; logger: Logger } | null = null;
 
   const cur = (): RunQueue => {
     if (!current) throw new Error("no queue yet");
@@ -204,7 +204,7 @@ export function useSqsSuite(open: DriverCase["open"]): SqsSuite {
       queueUrl: s.q.queueUrl,
       deadLetterQueueUrl: s.q.deadLetterQueueUrl,
       maxReceives: MAX_RECEIVES,
-      onDeadLetter: deadLetterFailsRun({ db: database.db, ...deps }),
+      onDeadLetter: deadLetterFailsRun(deps),
       logger: deps.logger,
     });
   });
