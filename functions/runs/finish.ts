@@ -3,6 +3,7 @@ import { newId } from "../lib/ids.ts";
 import type { RunRepo, RunRow } from "./run.repo.ts";
 import { completeEventData, webhookPayload } from "./run.wire.ts";
 import type { RunNotifier } from "./run-notifier.ts";
+import { runRequestView } from "./run-request.schema.ts";
 
 export type FinishRun = (
   id: string,
@@ -27,8 +28,8 @@ export function runFinisher(deps: { repo: RunRepo; notifier: RunNotifier; public
       ...(ownedBy === undefined ? {} : { ownedBy }),
       completeEvent: completeEventData,
       webhook: (r) => {
-        const url = (r.request as { webhook_url?: unknown }).webhook_url;
-        if (typeof url !== "string") return null;
+        const url = runRequestView(r).webhookUrl;
+        if (url === null) return null;
         const payload = webhookPayload(r, deps.publicUrl());
         return { id: newId("msg"), url, eventType: String(payload.type), payload };
       },

@@ -212,3 +212,41 @@ export function storedRunRequest(row: { id: string; request: unknown }): RunRequ
   const where = parsed.error.issues.map((i) => i.path.join(".") || "(root)").join(", ");
   throw new Error(`the stored request of run ${row.id} does not match the run request schema (${where})`);
 }
+
+/**
+ * The few fields the readers of a run take from its stored request (the run on the wire, the
+ * webhook, the recording route). Unlike the worker, which acts on the whole request and must not
+ * guess (storedRunRequest), a reader must answer for every row: GET /v1/runs/{id} never fails
+ * because a request was stored under an older schema. So each field is read on its own and one
+ * that does not parse is left empty, without costing the others.
+ */
+const RunRequestViewSchema = z
+  .object({
+    url: z.string().catch(""),
+    goal: z.string().catch(""),
+    webhook_url: z.string().min(1).optional().catch(undefined),
+    capture_config: z
+      .object({ recording: z.boolean().optional().catch(undefined) })
+      .optional()
+      .catch(undefined),
+  })
+  .catch({ url: "", goal: "" });
+
+export interface RunRequestView {
+  url: string;
+  goal: string;
+  /** Null when the run has none (no webhook is sent). */
+  webhookUrl: string | null;
+  /** capture_config.recording. */
+  recording: boolean;
+}
+
+export function runRequestView(row: { request: unknown }): RunRequestView {
+  const view = RunRequestViewSchema.parse(row.request);
+  return {
+    url: view.url,
+    goal: view.goal,
+    webhookUrl: view.webhook_url ?? null,
+    recording: view.capture_config?.recording === true,
+  };
+}

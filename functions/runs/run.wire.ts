@@ -1,5 +1,6 @@
 import type { RunEntry, RunError, RunStatus } from "../../schema/runs.ts";
 import type { RunEventRow, RunRow } from "./run.repo.ts";
+import { runRequestView } from "./run-request.schema.ts";
 
 export interface RunScreenshot {
   step: number;
@@ -52,14 +53,14 @@ export const liveViewOpen = (row: Pick<RunRow, "finishedAt">, now: Date): boolea
 
 /** `now` decides whether `streaming_url` is still handed out (liveViewOpen). */
 export function runToWire(row: RunRow, publicUrl: string, now: Date, screenshots?: RunScreenshot[]): RunWire {
-  const req = row.request as { url?: string; goal?: string };
+  const req = runRequestView(row);
   return {
     run_id: row.id,
     status: row.status as RunStatus,
     result: row.status === "COMPLETED" ? (row.result ?? null) : null,
     error: row.error ?? null,
-    url: req.url ?? "",
-    goal: req.goal ?? "",
+    url: req.url,
+    goal: req.goal,
     entry: row.entry as RunEntry,
     batch_id: row.batchId,
     created_at: row.createdAt.toISOString(),

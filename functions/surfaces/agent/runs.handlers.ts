@@ -7,6 +7,7 @@ import { AppError } from "../../lib/app-error.ts";
 import type { RunService } from "../../runs/run.service.ts";
 import { eventToWire } from "../../runs/run.wire.ts";
 import { type RecordedFrame, recordingKey } from "../../runs/run-artifacts.ts";
+import { runRequestView } from "../../runs/run-request.schema.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import type {
   cancelRunRoute,
@@ -173,8 +174,9 @@ export function runHandlers(deps: RunHandlerDeps) {
   const recording: H<typeof recordingRoute> = async (c) => {
     const { id } = c.req.valid("param");
     const { row, steps } = await runs.stepsOf(c.get("auth"), id);
-    const capture = (row.request as { capture_config?: { recording?: boolean } }).capture_config;
-    if (!capture?.recording) throw new AppError("NOT_FOUND", `Run ${id} did not ask for a recording (capture_config.recording).`);
+    if (!runRequestView(row).recording) {
+      throw new AppError("NOT_FOUND", `Run ${id} did not ask for a recording (capture_config.recording).`);
+    }
     const frames = await recordedFrames(row.id);
     return c.json(
       {
