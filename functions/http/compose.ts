@@ -73,6 +73,11 @@ export function composeApp(deps: HttpDeps, surfaces: Surface[]): OpenAPIHono<App
   );
   app.use("*", storableText());
 
+  // A surface's own document is routed before the surface: one with a `/{id}` route (the browser's
+  // GET /{sessionId}) would otherwise take `openapi.json` for an id, and reach that handler without a
+  // key, since this path is public.
+  const ownDocs = new Map<string, unknown>();
+  for (const s of surfaces) if (s.prefix) app.get(`${s.prefix}/openapi.json`, (c) => c.json(ownDocs.get(s.prefix)));
   for (const s of surfaces) app.route(s.prefix || "/", s.app);
 
   // Documents are built once, after every route is registered.
@@ -80,8 +85,7 @@ export function composeApp(deps: HttpDeps, surfaces: Surface[]): OpenAPIHono<App
   app.get("/openapi.json", (c) => c.json(combined));
   for (const s of surfaces) {
     if (!s.prefix) continue;
-    const own = buildOpenApiDocument(s.app, { version: deps.version, surfaces: [s], serverPrefix: s.prefix });
-    app.get(`${s.prefix}/openapi.json`, (c) => c.json(own));
+    ownDocs.set(s.prefix, buildOpenApiDocument(s.app, { version: deps.version, surfaces: [s], serverPrefix: s.prefix }));
   }
 
   const allowedMethods = methodIndex(app);
