@@ -74,10 +74,10 @@ describe("parseConfig", () => {
     });
     const bad = (env: Record<string, string>) => () => parseConfig(env, CWD);
     expect(bad({ OSPREY_PROXY_COUNTRIES: "XX=http://p:1" })).toThrow(/OSPREY_PROXY_COUNTRIES has an entry for "XX"/);
-    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=socks5://u:hunter2@p:1" })).toThrow(/for US that must be an http/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=socks5://u:hunter2@p:1" })).toThrow(/bad proxy URL for US: proxy scheme "socks5" is not supported/);
     expect(bad({ OSPREY_PROXY_COUNTRIES: "US=socks5://u:hunter2@p:1" })).not.toThrow(/hunter2/);
-    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=http://u:hunter2@p:1/path" })).toThrow(/must not have a path/);
-    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=" })).toThrow(/for US that is empty/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=http://u:hunter2@p:1/path" })).toThrow(/bad proxy URL for US: a proxy URL has no path/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=" })).toThrow(/bad proxy URL for US: the URL is empty/);
     expect(bad({ OSPREY_BROWSER_WARM_POOL: "-1" })).toThrow(/OSPREY_BROWSER_WARM_POOL must be an integer between 0 and 64/);
     expect(bad({ OSPREY_BROWSER_MAX_SESSIONS: "0" })).toThrow(/OSPREY_BROWSER_MAX_SESSIONS/);
     expect(bad({ OSPREY_BROWSER_SESSIONS: "maybe" })).toThrow(/OSPREY_BROWSER_SESSIONS must be on or off/);

@@ -17,8 +17,11 @@ import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { providersFromConfig } from "../../functions/search/providers/from-config.ts";
 import { searchService } from "../../functions/search/search.service.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
+import { sessionService } from "../../functions/sessions/session.service.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
+import { sessionTargetSetup } from "../sessions/prepare-target.ts";
+import { createLocalSessionHost } from "../sessions/session-host.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
@@ -103,11 +106,40 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
         providers: [localIndex.provider, ...upstreams],
       })
     : null;
-  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi, runs, search });
+  // Remote browser sessions: a warm pool of Chromium processes in this process, one per session.
+  const sessionHost =
+    chromium.path && config.browser.sessionsEnabled
+      ? createLocalSessionHost({
+          db,
+          clock: systemClock,
+          logger,
+          executablePath: chromium.path,
+          allowPrivateHosts: config.allowPrivateHosts,
+          warmPool: config.browser.warmPool,
+          maxSessions: config.browser.maxSessions,
+          authenticate: (key) => runtime.services.apiKeys.authenticate(key),
+          prefix: "/browser",
+          prepareTarget: sessionTargetSetup,
+        })
+      : null;
+  const sessions = sessionHost
+    ? sessionService({
+        db,
+        clock: systemClock,
+        logger,
+        rateLimits: runtime.services.rateLimits,
+        host: sessionHost,
+        browser: config.browser,
+        allowPrivateHosts: config.allowPrivateHosts,
+        publicBase: () => `${publicUrl()}/browser`,
+      })
+    : null;
+  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi, runs, search, sessions });
   const closeAdapters = async () => {
     clearInterval(purge);
     // Runs in flight get the shutdown budget to finish; the rest are requeued or failed by the worker.
     await workers?.stop(config.shutdownTimeoutMs);
+    await sessionHost?.close();
     await Promise.allSettled([renderer.close(), extractor.close(), queue.close()]);
     // Pages already fetched reach the index before the database closes (bounded wait).
     await Promise.race([indexFeed.whenIdle(), new Promise((r) => setTimeout(r, 5_000).unref())]);
@@ -115,6 +147,12 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   };
 
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port });
+  // CDP websockets (`/browser/<id>/cdp`) are upgrades the session host relays; anything else is refused.
+  server.on("upgrade", (req, socket, head) => {
+    if (sessionHost?.handleUpgrade(req, socket, head)) return;
+    socket.on("error", () => {});
+    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
@@ -132,6 +170,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   const url = baseUrl(config.host, port);
   listeningUrl = url;
   workers?.start();
+  sessionHost?.pool.start();
 
   const lines = [
     `Osprey ${VERSION} is listening on ${url}`,
@@ -139,7 +178,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     `  automation  ${url}/v1`,
     `  fetch       ${url}/fetch`,
     `  search      ${url}/search${search ? "" : "    (off: OSPREY_SEARCH=off)"}`,
-    `  browser     ${url}/browser   (not available yet)`,
+    `  browser     ${url}/browser${sessionHost ? `   (warm pool ${config.browser.warmPool}, at most ${config.browser.maxSessions} sessions)` : `   (off: ${config.browser.sessionsEnabled ? "no Chromium" : "OSPREY_BROWSER_SESSIONS=off"})`}`,
     `  reference   ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
     "",
     `  data dir    ${config.dataDir}`,

@@ -71,17 +71,21 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
   const control: CdpClient = await connectCdp(endpoint);
   const prepare = async (sessionId: string, info: { type: string; targetId: string }, waiting: boolean) => {
     const send = (method: string, params?: Record<string, unknown>) => control.send(method, params ?? {}, sessionId);
-    try {
-      await Promise.race([
-        opts.prepareTarget(send, info),
-        new Promise((resolve) => setTimeout(resolve, PREPARE_TIMEOUT_MS).unref()),
-      ]);
-    } catch (err) {
+    const resume = () => (waiting ? send("Runtime.runIfWaitingForDebugger").catch(() => {}) : Promise.resolve());
+    // A document answers while paused, so it is set up first and then let go; a paused worker
+    // answers nothing until it runs, so it is let go at once (the setup was sent first, and CDP
+    // keeps a session's commands in order).
+    const isDocument = info.type === "page" || info.type === "iframe";
+    const work = Promise.race([
+      opts.prepareTarget(send, info),
+      new Promise((resolve) => setTimeout(resolve, PREPARE_TIMEOUT_MS).unref()),
+    ]).catch((err: unknown) => {
       logger.debug("session target setup failed", { session_id: launch.id, type: info.type, error: err });
-    } finally {
-      // Always released, or the client's page would wait forever.
-      if (waiting) await send("Runtime.runIfWaitingForDebugger").catch(() => {});
-    }
+    });
+    if (!isDocument) await resume();
+    await work;
+    // Always released, or the client's page would wait forever.
+    if (isDocument) await resume();
   };
   control.on("Target.attachedToTarget", (p, parent) => {
     const sessionId = p.sessionId as string;

@@ -17,6 +17,8 @@ export interface WarmPoolOptions {
 }
 
 export interface WarmPool {
+  /** Begins filling (nothing is launched before: a server that fails to start launches nothing). */
+  start(): void;
   /** A ready process (warm), or a fresh launch when none is ready (cold). */
   take(): Promise<{ proc: ChromiumProcess; warm: boolean }>;
   stats(): { ready: number; launching: boolean; launches: number; coldTakes: number; warmTakes: number };
@@ -86,9 +88,8 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
     })();
   };
 
-  refill();
-
   return {
+    start: refill,
     async take() {
       while (ready.length > 0) {
         const proc = ready.shift() as ChromiumProcess;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseUpstreamUrl } from "../net/upstream-url.ts";
 import { emptyAsUndefined } from "./config-env.ts";
 
 /**
@@ -22,18 +23,10 @@ const intSetting = (min: number, max: number, fallback: number) =>
       .default(fallback),
   );
 
-/** An upstream proxy URL: http(s), a host, an optional port and userinfo, nothing else. */
+/** Why an upstream proxy URL cannot be used (the egress proxy's own rules), or null; never quotes the URL. */
 export function proxyUrlProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "is not a URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an http:// or https:// proxy URL";
-  if (!url.hostname) return "has no host";
-  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash) return "must not have a path, query or fragment";
-  return null;
+  const check = parseUpstreamUrl(value);
+  return check.ok ? null : check.reason;
 }
 
 /** `US=http://user:pass@proxy-us:8080,DE=http://proxy-de:3128` → a map; a bad entry names itself (never its password). */
@@ -49,11 +42,11 @@ const countryProxies = z.preprocess(emptyAsUndefined, z.string().default("")).tr
       ctx.addIssue({ code: "custom", message: `has an entry for "${code}", which is not one of ${PROXY_COUNTRIES.join(", ")}` });
       return z.NEVER;
     }
-    const problem = url ? proxyUrlProblem(url) : "is empty";
+    const problem = url ? proxyUrlProblem(url) : "the URL is empty";
     if (problem) {
       ctx.addIssue({
         code: "custom",
-        message: `has a proxy URL for ${code} that ${problem} (expected CC=http://[user:pass@]host:port)`,
+        message: `has a bad proxy URL for ${code}: ${problem} (entries are CC=http://[user:pass@]host:port)`,
       });
       return z.NEVER;
     }

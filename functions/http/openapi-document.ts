@@ -34,7 +34,9 @@ Search is limited in requests per minute and fetch in URLs per minute, per API k
 payg 30 / 120, starter 60 / 300, pro 120 / 600. An operator can set custom limits per account.
 Windows are fixed minutes aligned to the clock; a refused request does not count. A 429 carries
 \`Retry-After\` (seconds to the next window) and \`X-RateLimit-Limit\`; successful rate-limited responses
-carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`.
+carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`. Browser sessions: creations
+per minute per API key free 5, payg 10, starter 30, pro 60, and open sessions per account 1 / 3 / 5 / 10
+(a 429 for either carries \`Retry-After\`).
 
 ## Pagination
 Usage listings take \`limit\` (1 to 1000, default 100) and \`page\` (from 1, default 1) and answer

@@ -18,6 +18,7 @@ import { runLifecycle } from "../runs/run-lifecycle.ts";
 import { createRunNotifier } from "../runs/run-notifier.ts";
 import { searchService } from "../search/search.service.ts";
 import { createServices } from "../services/index.ts";
+import { sessionService } from "../sessions/session.service.ts";
 import { memoryBlobStore } from "../storage/blob-store.ts";
 
 /** Generating documents runs no handler; a database access here would be a bug. */
@@ -55,7 +56,20 @@ export async function generateDocuments(): Promise<Record<string, string>> {
     model: null,
   });
   const search = searchService({ db: noDatabase, clock, logger: silentLogger, rateLimits: services.rateLimits, providers: [] });
-  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs, search });
+  const unused = () => {
+    throw new Error("the OpenAPI generator must not start browsers");
+  };
+  const sessions = sessionService({
+    db: noDatabase,
+    clock,
+    logger: silentLogger,
+    rateLimits: services.rateLimits,
+    host: { hostId: "docs", start: unused, end: unused, liveFrame: unused },
+    browser: { countryProxies: {} },
+    allowPrivateHosts: [],
+    publicBase: () => "http://127.0.0.1:8787/browser",
+  });
+  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs, search, sessions });
   const out: Record<string, string> = {};
   for (const [file, path] of Object.entries(DOCUMENTS)) {
     const res = await app.request(path);

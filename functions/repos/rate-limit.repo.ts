@@ -24,6 +24,20 @@ export function rateLimitRepo(db: Db) {
       return rows[0]?.count ?? null;
     },
 
+    /** Gives back `cost` to a window (a request refused after it was counted); never below zero. */
+    async release(keyId: string, bucket: string, windowStart: Date, cost: number): Promise<void> {
+      await db
+        .update(rateLimitCounters)
+        .set({ count: sql`greatest(0, ${rateLimitCounters.count} - ${cost})` })
+        .where(
+          and(
+            eq(rateLimitCounters.keyId, keyId),
+            eq(rateLimitCounters.bucket, bucket),
+            eq(rateLimitCounters.windowStart, windowStart),
+          ),
+        );
+    },
+
     async current(keyId: string, bucket: string, windowStart: Date): Promise<number> {
       const [row] = await db
         .select({ count: rateLimitCounters.count })

@@ -17,6 +17,11 @@ export interface RateDecision {
   remaining: number;
   /** Seconds until the current window ends. */
   resetSeconds: number;
+  /**
+   * Gives the units back: for a request that was counted and then refused for another reason
+   * (a refused request does not count). A no-op once the window has passed.
+   */
+  release(): Promise<void>;
 }
 
 const LIMIT_OF: Record<RateBucket, (a: AuthContext) => number> = {
@@ -52,7 +57,13 @@ export function rateLimitService(deps: { db: Db; clock: Clock }) {
           headers: { "Retry-After": String(resetSeconds), "X-RateLimit-Limit": String(limit) },
         });
       }
-      return { limit, remaining: limit - count, resetSeconds };
+      const window = new Date(windowStart);
+      return {
+        limit,
+        remaining: limit - count,
+        resetSeconds,
+        release: () => repo.release(auth.keyId, bucket, window, cost),
+      };
     },
   };
 }
@@ -60,7 +71,7 @@ export function rateLimitService(deps: { db: Db; clock: Clock }) {
 export type RateLimitService = ReturnType<typeof rateLimitService>;
 
 /** The headers a successful, rate-limited response carries. */
-export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+export function rateLimitHeaders(d: Pick<RateDecision, "limit" | "remaining" | "resetSeconds">): Record<string, string> {
   return {
     "X-RateLimit-Limit": String(d.limit),
     "X-RateLimit-Remaining": String(d.remaining),

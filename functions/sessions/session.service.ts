@@ -65,7 +65,7 @@ export function sessionService(deps: SessionServiceDeps) {
       throw new AppError("FORBIDDEN", "proxy_config.type custom needs the custom_proxy entitlement, which this account lacks.");
     }
     const problem = proxyUrlProblem(p.url);
-    if (problem) throw invalid(["proxy_config", "url"], `the proxy URL ${problem} (expected http://[user:pass@]host:port)`);
+    if (problem) throw invalid(["proxy_config", "url"], problem);
     // The literal is judged now for a clear 400; the egress proxy judges the resolved address again at every connection.
     const check = checkUrl(new URL(p.url).origin, deps.allowPrivateHosts);
     if (!check.ok) throw invalid(["proxy_config", "url"], `the proxy address is refused: ${check.reason}`);
@@ -86,7 +86,9 @@ export function sessionService(deps: SessionServiceDeps) {
         // Browser Context Profiles arrive with their own issue; until then no profile exists.
         throw new AppError("NOT_FOUND", `No browser context profile ${body.profile_id}.`);
       }
-      await deps.rateLimits.consume(auth, "browser");
+      // Counted before the browser is taken, given back if the create is refused after all (a
+      // refused request does not count: a client retrying a full account is not rate-limited for it).
+      const counted = await deps.rateLimits.consume(auth, "browser");
       const now = deps.clock.now();
       const options: StoredSessionOptions = {
         timeout_seconds: body.timeout_seconds,
@@ -121,6 +123,7 @@ export function sessionService(deps: SessionServiceDeps) {
         max,
       );
       if (!inserted.ok) {
+        await counted.release();
         throw new AppError(
           "RATE_LIMIT_EXCEEDED",
           `This account has ${inserted.open} open browser sessions, the most its plan allows is ${max}; end one (DELETE) or wait for one to time out.`,
@@ -144,6 +147,7 @@ export function sessionService(deps: SessionServiceDeps) {
         });
       } catch (err) {
         await repo.end(row.id, { reason: "start_failed", at: deps.clock.now(), rxBytes: 0, txBytes: 0 });
+        await counted.release();
         if (err instanceof SessionHostBusyError) {
           throw new AppError("SERVICE_BUSY", `No browser is free on this server right now; retry in ${BUSY_RETRY_SECONDS} s.`, {
             headers: { "Retry-After": String(BUSY_RETRY_SECONDS) },

@@ -31,6 +31,11 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
     describe: "edge bundles: size, cold start per handler in a fresh process, warm overhead vs the local app (Postgres via --db)",
     run: () => import("./edge.bench.ts").then((m) => m.edgeBench()),
   },
+  sessions: {
+    describe:
+      "remote browser sessions: create → CDP connected → first page → DELETE on the real server, beside a cold puppeteer.launch",
+    run: () => import("./sessions.bench.ts").then((m) => m.sessionsBench()),
+  },
   "fetch-load": {
     describe: "event-loop delay while 10-URL batches of the largest benchmark pages are fetched",
     run: () => import("./fetch-load.bench.ts").then((m) => m.fetchLoadBench()),

@@ -16,6 +16,7 @@ import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { type SearchServiceDeps, searchService } from "../../functions/search/search.service.ts";
 import { createServices, type Services } from "../../functions/services/index.ts";
+import type { SessionService } from "../../functions/sessions/session.service.ts";
 import { memoryBlobStore } from "../../functions/storage/blob-store.ts";
 import type { Plan } from "../../schema/plans.ts";
 
@@ -64,6 +65,8 @@ export interface TestContextOptions {
    * `providers` replaces that list; `enabled: false` serves the API as "not available".
    */
   search?: { enabled?: boolean } & Partial<Pick<SearchServiceDeps, "providers" | "cacheTtlMs" | "providerTimeoutMs">>;
+  /** The browser session API; absent serves it as "not available". */
+  sessions?: (deps: { db: Db; services: Services; clock: TestClock; logger: Logger }) => SessionService;
 }
 
 export function createTestContext(db: Db, opts: TestContextOptions = {}): TestContext {
@@ -93,7 +96,8 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
   });
   const { enabled = true, providers = [createLocalIndex({ db, clock }).provider], ...searchOpts } = opts.search ?? {};
   const search = enabled ? searchService({ db, clock, logger, rateLimits: services.rateLimits, providers, ...searchOpts }) : null;
-  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs, search });
+  const sessions = opts.sessions?.({ db, services, clock, logger }) ?? null;
+  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs, search, sessions });
   return {
     app,
     services,

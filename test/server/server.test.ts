@@ -83,7 +83,7 @@ describe("osprey serve on a PGlite data dir", () => {
     for (const [method, p] of [
       ["GET", "/fetch/anything"],
       ["GET", "/search/anything"],
-      ["GET", "/browser"],
+      ["GET", "/browser/bs_x/anything"],
       ["GET", "/v1/nope"],
     ] as const) {
       const res = await fetch(`${server.url}${p}`, { method, headers: { "X-API-Key": firstKey } });
@@ -96,9 +96,14 @@ describe("osprey serve on a PGlite data dir", () => {
       });
       expect(res.headers.get("x-request-id")).toBe(body.request_id);
     }
+    // Browser sessions are served when Chromium is there (an empty usage listing on a fresh data dir).
     const browserRes = await fetch(`${server.url}/browser/usage`, { headers: { "X-API-Key": firstKey } });
-    const browserBody = (await browserRes.json()) as { error: { message: string } };
-    expect(browserBody.error.message).toMatch(/not available/);
+    if (/^ {2}browser {5}chromium at /m.test(server.stdout())) {
+      expect(browserRes.status).toBe(200);
+      expect(await browserRes.json()).toEqual({ items: [], total: 0, limit: 100, page: 1, total_pages: 0, has_more: false });
+    } else {
+      expect(((await browserRes.json()) as { error: { message: string } }).error.message).toMatch(/not available/);
+    }
     // The search API is served from the local index (empty on a fresh data dir).
     const searchRes = await fetch(`${server.url}/search?query=kayak`, { headers: { "X-API-Key": firstKey } });
     expect(searchRes.status).toBe(200);

@@ -46,18 +46,32 @@ describe.each(driverCases())("rate limits on $driver", ({ open }) => {
   const consume = (auth: AuthContext, bucket: RateBucket = "search", cost?: number) =>
     services.rateLimits.consume(auth, bucket, cost);
 
+  it("gives back what a request was charged when it is refused for another reason, never below zero", async () => {
+    const auth = await newAuth({ searchRpm: 2 });
+    clock.set(at(10));
+    const first = await consume(auth);
+    await consume(auth);
+    await expect(consume(auth)).rejects.toMatchObject({ code: "RATE_LIMIT_EXCEEDED" });
+    await first.release();
+    expect(await consume(auth)).toMatchObject({ remaining: 0 });
+    await first.release();
+    await first.release();
+    await first.release();
+    expect(await consume(auth)).toMatchObject({ remaining: 1 });
+  });
+
   it("counts in one-minute windows aligned to the clock minute", async () => {
     const auth = await newAuth({ searchRpm: 10 });
     clock.set(at(15));
-    expect(await consume(auth)).toEqual({ limit: 10, remaining: 9, resetSeconds: 45 });
+    expect(await consume(auth)).toMatchObject({ limit: 10, remaining: 9, resetSeconds: 45 });
     clock.set(at(59.5));
-    expect(await consume(auth, "search", 3)).toEqual({ limit: 10, remaining: 6, resetSeconds: 1 });
+    expect(await consume(auth, "search", 3)).toMatchObject({ limit: 10, remaining: 6, resetSeconds: 1 });
     clock.set(at(59.999));
     expect(await consume(auth)).toMatchObject({ remaining: 5, resetSeconds: 1 });
     clock.set(at(60));
-    expect(await consume(auth)).toEqual({ limit: 10, remaining: 9, resetSeconds: 60 });
+    expect(await consume(auth)).toMatchObject({ limit: 10, remaining: 9, resetSeconds: 60 });
     clock.set(at(61.2));
-    expect(await consume(auth)).toEqual({ limit: 10, remaining: 8, resetSeconds: 59 });
+    expect(await consume(auth)).toMatchObject({ limit: 10, remaining: 8, resetSeconds: 59 });
     expect(rateLimitHeaders({ limit: 10, remaining: 8, resetSeconds: 59 })).toEqual({
       "X-RateLimit-Limit": "10",
       "X-RateLimit-Remaining": "8",

@@ -541,11 +541,13 @@ describe.each(driverCases(["pglite", "pg"]))("browser session API on $driver", (
   });
 
   describe("limits (spec 8)", () => {
-    it("plan free holds one open session: a second → 429 with Retry-After until the first ends", async () => {
-      const { key, accountId } = await newKey("free");
+    it("plan free holds one open session: a second → 429 with Retry-After until the first ends, and the refusal is not counted", async () => {
+      const { key, accountId, keyId } = await newKey("free");
       const first = await created(key, {});
       const res = await create(key, {});
       const body = await expectError(res, 429, "RATE_LIMIT_EXCEEDED");
+      // A client that retries a full account as Retry-After says is not rate-limited for it.
+      expect(await creationsThisMinute(keyId)).toBe(1);
       expect(body.error.message).toMatch(/1 open browser sessions.*most its plan allows is 1/);
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(host.startsOf(accountId)).toHaveLength(1);
@@ -572,10 +574,11 @@ describe.each(driverCases(["pglite", "pg"]))("browser session API on $driver", (
     });
 
     it("a busy host → 503 SERVICE_BUSY with Retry-After, and the session's row is ended, not left open", async () => {
-      const { key, accountId } = await newKey("free");
+      const { key, accountId, keyId } = await newKey("free");
       host.failNextStart(new SessionHostBusyError("no browser free"));
       const res = await create(key, {});
       await expectError(res, 503, "SERVICE_BUSY");
+      expect(await creationsThisMinute(keyId)).toBe(0);
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
       const [launch] = host.startsOf(accountId);
       const page = await usage(key);

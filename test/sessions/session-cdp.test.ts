@@ -7,6 +7,7 @@ import WsClient from "ws";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { type SessionServer, startSessionServer } from "../helpers/session-server.ts";
 import { chromeAvailable } from "../helpers/test-session.ts";
+import { startUpstreamProxy, type UpstreamProxyFixture } from "../helpers/upstream-proxy.ts";
 
 /**
  * Remote browser sessions end to end (issue [2 of 6], spec 2.4, 3.2, 4.5): the real server, the real
@@ -21,6 +22,7 @@ const hasChrome = chromeAvailable("browser session CDP tests");
 interface Session {
   session_id: string;
   status: string;
+  mode: string;
   cdp_url: string;
   live_view_url: string;
   end_reason: string | null;
@@ -474,3 +476,81 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("remote browser 
     expect((await srv.ctx.app.request(`${path}/frame`)).status).toBe(404);
   }, 60_000);
 });
+
+describe.skipIf(!hasChrome).each(driverCases(["pglite"]))(
+  "stealth sessions behind a managed country proxy on $driver",
+  ({ open }) => {
+    let db: TestDatabase;
+    let srv: SessionServer;
+    let origin: Awaited<ReturnType<typeof startCountingOrigin>>;
+    let upstream: UpstreamProxyFixture;
+    let key: string;
+
+    beforeAll(async () => {
+      db = await open();
+      origin = await startCountingOrigin();
+      upstream = await startUpstreamProxy({ user: "osprey", password: "p@ss word" });
+      srv = await startSessionServer(db.db, {
+        allowPrivateHosts: [{ host: "127.0.0.1", port: origin.port }],
+        // An operator's proxy is trusted, wherever it is (here on loopback).
+        browser: { countryProxies: { DE: upstream.urlWithCredentials() } },
+        host: { warmPool: 1 },
+      });
+      ({ key } = await srv.ctx.newKey({ plan: "pro" }));
+    }, 60_000);
+
+    afterAll(async () => {
+      await srv?.close();
+      await upstream?.close();
+      await origin?.close();
+      await db?.dispose();
+    });
+
+    const open2 = async (seed: string) => {
+      const res = await srv.ctx.postJson(key, "/browser", {
+        mode: "stealth",
+        fingerprint_seed: seed,
+        proxy_config: { type: "managed", country_code: "DE" },
+      });
+      expect(res.status).toBe(201);
+      const s = (await res.json()) as Session;
+      const browser = await puppeteer.connect({ browserWSEndpoint: s.cdp_url, defaultViewport: null });
+      const page = await browser.newPage();
+      await page.goto(`${origin.url}/stealth`);
+      const seen = await page.evaluate(() => ({
+        webdriver: navigator.webdriver,
+        ua: navigator.userAgent,
+        tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        lang: navigator.language,
+        screen: [screen.width, screen.height],
+      }));
+      await browser.disconnect();
+      await srv.ctx.call(key, `/browser/${s.session_id}`, { method: "DELETE" });
+      return { s, seen };
+    };
+
+    it("sends every request through the country's upstream with its credentials, with Germany's timezone and locale and no headless tells", async () => {
+      const { s, seen } = await open2("seed-one");
+      expect(s.mode).toBe("stealth");
+      const via = upstream.requests.filter((r) => r.target.includes(`127.0.0.1:${origin.port}`));
+      expect(via.length).toBeGreaterThan(0);
+      expect(via.every((r) => r.proxyAuthorization === `Basic ${Buffer.from("osprey:p@ss word").toString("base64")}`)).toBe(true);
+      expect(seen.webdriver).toBe(false);
+      expect(seen.ua).not.toContain("HeadlessChrome");
+      expect(seen.tz).toBe("Europe/Berlin");
+      expect(seen.lang).toBe("de-DE");
+      const usage = (await (await srv.ctx.call(key, `/browser/${s.session_id}`)).json()) as Session;
+      expect(usage.proxy_trg_rx_bytes).toBeGreaterThan(0);
+    }, 60_000);
+
+    it("the same seed gives the same fingerprint in a new process; another seed another screen or agent", async () => {
+      const a = await open2("seed-two");
+      const b = await open2("seed-two");
+      expect(b.seen).toEqual(a.seen);
+      const seeds = ["x1", "x2", "x3", "x4", "x5"];
+      const others = [];
+      for (const seed of seeds) others.push((await open2(seed)).seen);
+      expect(others.some((o) => JSON.stringify(o) !== JSON.stringify(a.seen))).toBe(true);
+    }, 120_000);
+  },
+);
