@@ -52,3 +52,14 @@ export function createSurfaceApp(deps: AppDeps, name: Surface["name"]): OpenAPIH
     { ...surface, prefix: "" },
   ]);
 }
+
+/**
+ * A browser container's own API (`osprey worker` with OSPREY_BROWSER_PORT): the browser session
+ * surface at its host root, behind the load balancer that serves {browser_url} (websockets do not
+ * fit Lambda). Authentication, errors and documents as everywhere else.
+ */
+export function createBrowserApp(deps: Pick<AppDeps, "services" | "ids" | "logger"> & { sessions: SessionService }) {
+  return composeApp({ ids: deps.ids, logger: deps.logger, apiKeys: deps.services.apiKeys, version: VERSION }, [
+    { ...browserSurface(deps.sessions), prefix: "" },
+  ]);
+}

@@ -52,7 +52,7 @@ describe("parseConfig", () => {
         openalexApiKey: null,
         openalexMailto: null,
       },
-      browser: { sessionsEnabled: true, warmPool: 2, maxSessions: 16, countryProxies: {} },
+      browser: { sessionsEnabled: true, warmPool: 2, maxSessions: 16, countryProxies: {}, port: null, hostUrl: null },
     });
   });
 
@@ -63,6 +63,8 @@ describe("parseConfig", () => {
         OSPREY_BROWSER_WARM_POOL: "0",
         OSPREY_BROWSER_MAX_SESSIONS: "4",
         OSPREY_PROXY_COUNTRIES: " us=http://u:p%40ss@proxy-us:8080 , DE=https://proxy-de:3128/ ",
+        OSPREY_BROWSER_PORT: "8082",
+        OSPREY_BROWSER_HOST_URL: "http://10.0.1.23:8082/",
       },
       CWD,
     );
@@ -71,12 +73,22 @@ describe("parseConfig", () => {
       warmPool: 0,
       maxSessions: 4,
       countryProxies: { US: "http://u:p%40ss@proxy-us:8080", DE: "https://proxy-de:3128/" },
+      port: 8082,
+      hostUrl: "http://10.0.1.23:8082",
     });
     const bad = (env: Record<string, string>) => () => parseConfig(env, CWD);
+    expect(bad({ OSPREY_BROWSER_HOST_URL: "http://10.0.1.23:8082/browser" })).toThrow(
+      /OSPREY_BROWSER_HOST_URL must be an http\(s\) URL with no path/,
+    );
+    expect(bad({ OSPREY_BROWSER_PORT: "0" })).toThrow(/OSPREY_BROWSER_PORT must be an integer between 1 and 65535/);
     expect(bad({ OSPREY_PROXY_COUNTRIES: "XX=http://p:1" })).toThrow(/OSPREY_PROXY_COUNTRIES has an entry for "XX"/);
-    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=socks5://u:hunter2@p:1" })).toThrow(/bad proxy URL for US: proxy scheme "socks5" is not supported/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=socks5://u:hunter2@p:1" })).toThrow(
+      /bad proxy URL for US: proxy scheme "socks5" is not supported/,
+    );
     expect(bad({ OSPREY_PROXY_COUNTRIES: "US=socks5://u:hunter2@p:1" })).not.toThrow(/hunter2/);
-    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=http://u:hunter2@p:1/path" })).toThrow(/bad proxy URL for US: a proxy URL has no path/);
+    expect(bad({ OSPREY_PROXY_COUNTRIES: "US=http://u:hunter2@p:1/path" })).toThrow(
+      /bad proxy URL for US: a proxy URL has no path/,
+    );
     expect(bad({ OSPREY_PROXY_COUNTRIES: "US=" })).toThrow(/bad proxy URL for US: the URL is empty/);
     expect(bad({ OSPREY_BROWSER_WARM_POOL: "-1" })).toThrow(/OSPREY_BROWSER_WARM_POOL must be an integer between 0 and 64/);
     expect(bad({ OSPREY_BROWSER_MAX_SESSIONS: "0" })).toThrow(/OSPREY_BROWSER_MAX_SESSIONS/);

@@ -1,17 +1,24 @@
+import { serve } from "@hono/node-server";
+import { createBrowserApp } from "../../functions/app.ts";
 import type { Config } from "../../functions/config/config.ts";
 import { createExtractorPool } from "../../functions/extract/pool.ts";
 import { type Renderer, unavailableRenderer } from "../../functions/fetch/renderer.ts";
+import { systemClock } from "../../functions/lib/clock.ts";
+import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
+import { sessionService } from "../../functions/sessions/session.service.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
+import { sessionTargetSetup } from "../sessions/prepare-target.ts";
+import { createLocalSessionHost } from "../sessions/session-host.ts";
 import { startHealthEndpoint } from "../worker/health-endpoint.ts";
 import { type RenderEndpoint, startRenderEndpoint } from "../worker/render-endpoint.ts";
 import { detectChromium } from "./adapters.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
-import { openRuntime } from "./runtime.ts";
+import { openRuntime, type Runtime } from "./runtime.ts";
 
 /**
  * `osprey worker`: a run worker and webhook dispatcher without the HTTP API, for a second process
@@ -57,16 +64,21 @@ export async function startWorker(config: Config, opts: { print: (line: string) 
     await runtime.close();
     throw err;
   });
+  const browserApi = await startBrowserApi(config, runtime, logger).catch(async (err: unknown) => {
+    await Promise.allSettled([extractor.close(), queue.close(), stack.browsers.close(), health?.close(), rendering?.close()]);
+    await runtime.close();
+    throw err;
+  });
   stack.start();
   opts.print(
-    `Osprey worker ${stack.worker.id} started: ${config.workerConcurrency} runs at once, queue ${queue.description}, database ${runtime.database.description}, artifacts ${blobs.description}${health ? `, health http://${config.host}:${health.port}/healthz` : ""}${rendering ? `, render ${rendering.endpoint.url}` : ""}\n`,
+    `Osprey worker ${stack.worker.id} started: ${config.workerConcurrency} runs at once, queue ${queue.description}, database ${runtime.database.description}, artifacts ${blobs.description}${health ? `, health http://${config.host}:${health.port}/healthz` : ""}${rendering ? `, render ${rendering.endpoint.url}` : ""}${browserApi ? `, browser sessions ${browserApi.url}` : ""}\n`,
   );
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
     logger.info("worker shutting down", { signal, drain_ms: config.shutdownTimeoutMs });
     await stack.stop(config.shutdownTimeoutMs);
-    await Promise.allSettled([extractor.close(), queue.close(), health?.close(), rendering?.close()]);
+    await Promise.allSettled([extractor.close(), queue.close(), health?.close(), rendering?.close(), browserApi?.close()]);
     await runtime.close();
     process.exit(0);
   };
@@ -105,6 +117,75 @@ async function startRendering(
     close: async () => {
       await endpoint.close();
       await renderer.close();
+    },
+  };
+}
+
+/**
+ * The browser session API of a browser container, when OSPREY_BROWSER_PORT is set: sessions held
+ * here, CDP websockets for them (and forwarded to the container that holds one, by the session's
+ * host URL, when the load balancer sent a client here), the usage listing. Off unless set.
+ */
+async function startBrowserApi(
+  config: Config,
+  runtime: Runtime,
+  logger: ReturnType<typeof createLogger>,
+): Promise<{ url: string; close(): Promise<void> } | null> {
+  if (config.browser.port === null) return null;
+  const chromium = detectChromium(config);
+  if (!chromium.path) throw new Error(`browser sessions (OSPREY_BROWSER_PORT) need Chromium: ${chromium.reason}`);
+  const db = runtime.database.db;
+  const host = createLocalSessionHost({
+    db,
+    clock: systemClock,
+    logger,
+    executablePath: chromium.path,
+    allowPrivateHosts: config.allowPrivateHosts,
+    warmPool: config.browser.warmPool,
+    maxSessions: config.browser.maxSessions,
+    authenticate: (key) => runtime.services.apiKeys.authenticate(key),
+    prefix: "",
+    prepareTarget: sessionTargetSetup,
+    hostUrl: config.browser.hostUrl,
+  });
+  const listening = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.browser.port}`;
+  const sessions = sessionService({
+    db,
+    clock: systemClock,
+    logger,
+    rateLimits: runtime.services.rateLimits,
+    host,
+    browser: config.browser,
+    allowPrivateHosts: config.allowPrivateHosts,
+    publicBase: () => config.publicUrl ?? listening,
+  });
+  const app = createBrowserApp({ services: runtime.services, ids: defaultIds, logger, sessions });
+  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.browser.port });
+  server.on("upgrade", (req, socket, head) => {
+    if (host.handleUpgrade(req, socket, head)) return;
+    socket.on("error", () => {});
+    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", resolve);
+      server.once("error", reject);
+    });
+  } catch (err) {
+    await host.close();
+    throw new Error(`browser sessions: cannot listen on ${config.host}:${config.browser.port} (OSPREY_BROWSER_PORT)`, {
+      cause: err,
+    });
+  }
+  host.pool.start();
+  return {
+    url: listening,
+    async close() {
+      await host.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
+import WebSocket, { WebSocketServer } from "ws";
 import type { AllowedHost } from "../../functions/config/config.ts";
 import type { Db } from "../../functions/db/db.ts";
 import { isAppError } from "../../functions/lib/app-error.ts";
@@ -38,6 +38,8 @@ export interface LocalSessionHostOptions {
   /** Viewport and stealth for each new target of a session (stealth.ts). */
   prepareTarget: (launch: SessionLaunch, version: string) => PrepareTarget;
   hostId?: string;
+  /** Where other hosts reach this one (OSPREY_BROWSER_HOST_URL); null: the only host. */
+  hostUrl?: string | null;
   /** How often timers are checked. Default 1 s. */
   tickMs?: number;
   /** How often open sessions' byte counts and liveness are written. Default 15 s. */
@@ -72,6 +74,7 @@ const sameToken = (a: string, b: string) => a.length === b.length && timingSafeE
 
 export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSessionHost {
   const hostId = opts.hostId ?? newId("host");
+  const hostUrl = opts.hostUrl ?? null;
   const repo = sessionRepo(opts.db);
   const log = opts.logger;
   const sessions = new Map<string, LiveSession>();
@@ -99,8 +102,17 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const lostAfterMs = opts.lostAfterMs ?? 60_000;
   let lastBeat = 0;
+  let lastEndedCheck = 0;
   const tick = setInterval(() => {
     const now = opts.clock.now().getTime();
+    // A DELETE that reached another host ended the row there: the browser ends here within a second.
+    if (now - lastEndedCheck >= 1000 && sessions.size > 0) {
+      lastEndedCheck = now;
+      void repo
+        .endedAmong([...sessions.keys()])
+        .then((ids) => Promise.all(ids.map((id) => sessions.get(id)?.end("deleted"))))
+        .catch(() => {});
+    }
     for (const s of sessions.values()) {
       if (now >= s.launch.expiresAt.getTime()) void s.end("timeout");
       else if (s.clients() === 0 && s.idleMs(Date.now()) >= s.launch.inactivityMs) void s.end("inactivity");
@@ -127,8 +139,48 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
     }
   };
 
+  /** Relays a CDP client to the host that holds its session (the load balancer sent it here). */
+  const forward = (req: IncomingMessage, socket: Duplex, head: Buffer, row: BrowserSessionRow) => {
+    const target = `${(row.hostUrl as string).replace(/^http/, "ws")}${opts.prefix}/${row.id}/cdp?token=${row.connectToken}`;
+    const upstream = new WebSocket(target, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, handshakeTimeout: 10_000 });
+    upstream.once("error", () =>
+      refuseUpgrade(socket, 503, "SERVICE_BUSY", "The host holding this session could not be reached."),
+    );
+    upstream.once("unexpected-response", (_r, res) =>
+      refuseUpgrade(
+        socket,
+        res.statusCode === 404 ? 404 : 503,
+        res.statusCode === 404 ? "NOT_FOUND" : "SERVICE_BUSY",
+        `No open browser session ${row.id}.`,
+      ),
+    );
+    upstream.once("open", () => {
+      wss.handleUpgrade(req, socket, head, (client) => {
+        client.on(
+          "message",
+          (data, isBinary) => upstream.readyState === WebSocket.OPEN && upstream.send(data, { binary: isBinary }),
+        );
+        upstream.on(
+          "message",
+          (data, isBinary) => client.readyState === WebSocket.OPEN && client.send(data, { binary: isBinary }),
+        );
+        const closeBoth = (code?: number) => {
+          if (client.readyState === WebSocket.OPEN) client.close(code && code >= 4000 ? code : 1000);
+          if (upstream.readyState === WebSocket.OPEN) upstream.close();
+          client.terminate();
+          upstream.terminate();
+        };
+        client.on("close", () => closeBoth());
+        upstream.on("close", (code) => closeBoth(code));
+        client.on("error", () => closeBoth());
+        upstream.on("error", () => closeBoth());
+      });
+    });
+  };
+
   const host: LocalSessionHost = {
     hostId,
+    hostUrl,
     pool,
     live: () => sessions.size,
 
@@ -150,7 +202,14 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
             onConnected: () => void write("connection", repo.markConnected(launch.id, opts.clock.now())),
             onEnded: async (reason, bytes) => {
               sessions.delete(launch.id);
-              await write("end", repo.end(launch.id, { reason, at: opts.clock.now(), rxBytes: bytes.rx, txBytes: bytes.tx }));
+              const ended = await repo
+                .end(launch.id, { reason, at: opts.clock.now(), rxBytes: bytes.rx, txBytes: bytes.tx })
+                .catch((err: unknown) => {
+                  log.warn("browser session end could not be written", { error: err });
+                  return undefined;
+                });
+              // Ended elsewhere first (a DELETE on another host): the final counts are still this host's to write.
+              if (ended === null) await write("bytes", repo.setFinalBytes(launch.id, bytes.rx, bytes.tx));
               log.info("browser session ended", { session_id: launch.id, reason, rx_bytes: bytes.rx, tx_bytes: bytes.tx });
             },
           });
@@ -191,8 +250,11 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
         if (token === null && key === undefined) {
           return refuseUpgrade(socket, 401, "MISSING_API_KEY", "Connect with the cdp_url's token, or send X-API-Key.");
         }
+        // Held elsewhere (this host is one of several behind a load balancer): the row says where.
+        const row = s ? null : await repo.get(id).catch(() => null);
+        const expected = s?.launch.token ?? row?.connectToken ?? null;
         if (token !== null) {
-          if (!s || !sameToken(token, s.launch.token)) {
+          if (expected === null || !sameToken(token, expected)) {
             return refuseUpgrade(socket, 404, "NOT_FOUND", `No open browser session ${id} with this token.`);
           }
         } else {
@@ -203,11 +265,12 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
             const e = isAppError(err) ? err : null;
             return refuseUpgrade(socket, e?.status ?? 401, e?.code ?? "UNAUTHORIZED", e?.message ?? "Authentication failed.");
           }
-          const row = await repo.getOwned(id, auth.account.id, auth.scope).catch(() => null);
-          if (!row || !s) return refuseUpgrade(socket, 404, "NOT_FOUND", `No open browser session ${id}.`);
+          const owned = await repo.getOwned(id, auth.account.id, auth.scope).catch(() => null);
+          if (!owned) return refuseUpgrade(socket, 404, "NOT_FOUND", `No open browser session ${id}.`);
         }
-        if (!s) return refuseUpgrade(socket, 404, "NOT_FOUND", `No open browser session ${id}.`);
-        await s.attach(wss, req, socket, head);
+        if (s) return s.attach(wss, req, socket, head);
+        if (row && row.status !== "ended" && row.hostId !== hostId && row.hostUrl) return forward(req, socket, head, row);
+        return refuseUpgrade(socket, 404, "NOT_FOUND", `No open browser session ${id}.`);
       })().catch((err: unknown) => {
         log.warn("CDP connection failed", { session_id: id, error: err });
         refuseUpgrade(socket, 503, "SERVICE_BUSY", "The session's browser could not be reached.");
@@ -215,8 +278,19 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
       return true;
     },
 
-    async liveFrame(id) {
-      return (await sessions.get(id)?.frame()) ?? null;
+    async liveFrame(session) {
+      const s = sessions.get(session.id);
+      if (s) return s.frame();
+      if (!session.hostUrl || session.hostId === hostId) return null;
+      // Held by another host: its own live-view path answers with the frame (the token is the credential).
+      try {
+        const res = await fetch(`${session.hostUrl}${opts.prefix}/live/${session.connectToken}/frame`, {
+          signal: AbortSignal.timeout(5_000),
+        });
+        return res.ok ? Buffer.from(await res.arrayBuffer()) : null;
+      } catch {
+        return null;
+      }
     },
 
     async close() {

@@ -60,6 +60,25 @@ export const BrowserEnvFields = {
   OSPREY_BROWSER_WARM_POOL: intSetting(0, 64, 2),
   OSPREY_BROWSER_MAX_SESSIONS: intSetting(1, 512, 16),
   OSPREY_PROXY_COUNTRIES: countryProxies,
+  OSPREY_BROWSER_PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be an integer between 1 and 65535" })
+      .int("must be an integer between 1 and 65535")
+      .min(1, "must be an integer between 1 and 65535")
+      .max(65535, "must be an integer between 1 and 65535")
+      .optional(),
+  ),
+  OSPREY_BROWSER_HOST_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine(
+        (v) => /^https?:\/\/[^/]+\/?$/.test(v) && URL.canParse(v),
+        "must be an http(s) URL with no path, e.g. http://10.0.1.23:8082",
+      )
+      .optional(),
+  ),
 };
 
 type BrowserEnv = {
@@ -67,6 +86,8 @@ type BrowserEnv = {
   OSPREY_BROWSER_WARM_POOL: number;
   OSPREY_BROWSER_MAX_SESSIONS: number;
   OSPREY_PROXY_COUNTRIES: Partial<Record<ProxyCountry, string>>;
+  OSPREY_BROWSER_PORT?: number | undefined;
+  OSPREY_BROWSER_HOST_URL?: string | undefined;
 };
 
 export interface BrowserConfig {
@@ -78,6 +99,10 @@ export interface BrowserConfig {
   maxSessions: number;
   /** Operator-configured upstream proxy per country, for proxy_config {type: managed, country_code}. */
   countryProxies: Partial<Record<ProxyCountry, string>>;
+  /** `osprey worker` serves the browser surface (sessions, CDP) on this port: a browser container behind the load balancer. */
+  port: number | null;
+  /** Where other browser containers reach this one (its private address and OSPREY_BROWSER_PORT); null: one host. */
+  hostUrl: string | null;
 }
 
 export function browserConfig(e: BrowserEnv): { browser: BrowserConfig } {
@@ -87,6 +112,8 @@ export function browserConfig(e: BrowserEnv): { browser: BrowserConfig } {
       warmPool: e.OSPREY_BROWSER_WARM_POOL,
       maxSessions: e.OSPREY_BROWSER_MAX_SESSIONS,
       countryProxies: e.OSPREY_PROXY_COUNTRIES,
+      port: e.OSPREY_BROWSER_PORT ?? null,
+      hostUrl: e.OSPREY_BROWSER_HOST_URL?.replace(/\/$/, "") ?? null,
     },
   };
 }

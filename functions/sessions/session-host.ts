@@ -30,8 +30,10 @@ export interface SessionLaunch {
 }
 
 export interface SessionHost {
-  /** Stored on each session row: where its CDP connections must go. */
+  /** Stored on each session row: which host holds its browser. */
   readonly hostId: string;
+  /** Stored on each session row: where other hosts forward its CDP connections and frames (null: one host). */
+  readonly hostUrl: string | null;
   /** Gives the session a browser (a warm one when there is one). Throws SessionHostBusyError when full. */
   start(launch: SessionLaunch): Promise<void>;
   /**
@@ -39,8 +41,8 @@ export interface SessionHost {
    * browser is gone. A session this host does not hold is left to the caller (the row is ended there).
    */
   end(id: string, reason: string): Promise<boolean>;
-  /** A JPEG of the session's active tab (the live view), or null when this host does not hold it. */
-  liveFrame(id: string): Promise<Buffer | null>;
+  /** A JPEG of the session's active tab (the live view), from this host or the one holding it; null without one. */
+  liveFrame(session: { id: string; hostId: string; hostUrl: string | null; connectToken: string }): Promise<Buffer | null>;
 }
 
 /** No capacity for another browser on this host right now (a 503 with Retry-After). */

@@ -113,6 +113,21 @@ export function sessionRepo(db: Db) {
       return row ?? null;
     },
 
+    /** Of these session ids, the ones whose row has ended (by a DELETE another host took, or a sweep). */
+    async endedAmong(ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ id: browserSessions.id })
+        .from(browserSessions)
+        .where(and(inArray(browserSessions.id, ids), eq(browserSessions.status, "ended")));
+      return rows.map((r) => r.id);
+    },
+
+    /** The final byte counts of a session whose row another host ended before its browser was gone. */
+    async setFinalBytes(id: string, rxBytes: number, txBytes: number): Promise<void> {
+      await db.update(browserSessions).set({ proxyRxBytes: rxBytes, proxyTxBytes: txBytes }).where(eq(browserSessions.id, id));
+    },
+
     /** Open sessions of one host (a host that restarts ends what it held before). */
     async openOnHost(hostId: string): Promise<BrowserSessionRow[]> {
       return db

@@ -115,6 +115,7 @@ export function sessionService(deps: SessionServiceDeps) {
           options: { ...options },
           connectToken: randomBase62(32),
           hostId: deps.host.hostId,
+          hostUrl: deps.host.hostUrl,
           startTime: now,
           expiresAt: new Date(now.getTime() + body.timeout_seconds * 1000),
           createdAt: now,
@@ -182,7 +183,7 @@ export function sessionService(deps: SessionServiceDeps) {
 
     async liveFrame(token: string): Promise<Buffer> {
       const row = await liveSession(token);
-      const frame = await deps.host.liveFrame(row.id);
+      const frame = await deps.host.liveFrame(row);
       if (!frame) throw new AppError("NOT_FOUND", "No frame yet: the session has no page open.");
       return frame;
     },

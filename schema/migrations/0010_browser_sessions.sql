@@ -9,6 +9,7 @@ CREATE TABLE "browser_sessions" (
 	"options" jsonb NOT NULL,
 	"connect_token" text NOT NULL,
 	"host_id" text NOT NULL,
+	"host_url" text,
 	"start_time" timestamp with time zone NOT NULL,
 	"end_time" timestamp with time zone,
 	"expires_at" timestamp with time zone NOT NULL,

@@ -37,6 +37,12 @@ export const browserSessions = pgTable(
     connectToken: text("connect_token").notNull(),
     /** The process holding the browser (its host id): where a CDP connection must be routed. */
     hostId: text("host_id").notNull(),
+    /**
+     * Where other hosts reach the holder (http://<private address>:<port>, OSPREY_BROWSER_HOST_URL),
+     * so a CDP connection or live-view frame arriving at another browser container is forwarded
+     * there; null in single-machine mode (one host).
+     */
+    hostUrl: text("host_url"),
     startTime: ts("start_time").notNull(),
     endTime: ts("end_time"),
     /** created + timeout_seconds: the hard cap. */
