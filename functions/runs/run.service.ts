@@ -16,7 +16,7 @@ import type { RunQueue } from "../queue/queue.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import type { RunRow } from "./run.repo.ts";
-import { type RunScreenshot, type RunWire, runToWire } from "./run.wire.ts";
+import { liveViewOpen, type RunScreenshot, type RunWire, runToWire } from "./run.wire.ts";
 import { admitRun, inChild } from "./run-admission.ts";
 import type { RunLifecycle } from "./run-lifecycle.ts";
 import { assertValidOutputSchema } from "./run-policy.ts";
@@ -46,6 +46,18 @@ export interface RunServiceDeps {
 const BLOCKING_GRACE_MS = 120_000;
 /** How long POST /cancel waits for a running run to stop before answering. */
 const CANCEL_WAIT_MS = 10_000;
+/** A live-view token as minted at insert (randomBase62(32)); anything else is not looked up. */
+const LIVE_TOKEN = /^[A-Za-z0-9]{32}$/;
+
+/** What the live page polls (GET /v1/live/{token}/state): the run's progress and its latest step. */
+export interface LiveState {
+  run_id: string;
+  status: string;
+  finished: boolean;
+  steps: number;
+  purpose: string | null;
+  url: string | null;
+}
 
 export function runService(deps: RunServiceDeps) {
   const { repo, finish, notifier, publicUrl } = deps.lifecycle;
@@ -112,9 +124,19 @@ export function runService(deps: RunServiceDeps) {
     return out;
   }
 
+  /**
+   * The run behind a live-view token, while its live view is open (liveViewOpen: until
+   * LIVE_VIEW_GRACE_MS after the run ends). A malformed, unknown or expired token is one 404, so
+   * the answer says nothing about which it was.
+   */
+  async function liveView(token: string): Promise<RunRow> {
+    const row = LIVE_TOKEN.test(token) ? await repo.getByLiveToken(token) : null;
+    if (!row || !liveViewOpen(row, deps.clock.now()))
+      throw new AppError("NOT_FOUND", "No live view at this address (it may have expired).");
+    return row;
+  }
+
   return {
-    /** For tests and the worker side; the HTTP handlers go through the methods below. */
-    repo,
     admit,
     finish,
     /** The caller's run and its steps, oldest first (404 for a run the caller does not own). */
@@ -129,9 +151,22 @@ export function runService(deps: RunServiceDeps) {
     },
     /** A run's events after `afterId` (the SSE stream reads them for the run it created). */
     eventsAfter: (runId: string, afterId: number) => repo.eventsAfter(runId, afterId),
-    /** The clock that ends live views (the live view routes read it too). */
-    clock: deps.clock,
     logger: deps.logger,
+
+    liveView,
+    /** The live page's poll: the open run's status and the purpose and URL of its latest step. */
+    async liveState(token: string): Promise<LiveState> {
+      const row = await liveView(token);
+      const last = row.steps > 0 ? await repo.step(row.id, row.steps) : null;
+      return {
+        run_id: row.id,
+        status: row.status,
+        finished: isTerminal(row.status),
+        steps: row.steps,
+        purpose: last?.purpose ?? null,
+        url: last?.url ?? null,
+      };
+    },
 
     /** /run, /run-async, /run-sse: admitted, inserted (within the pending-run cap), enqueued. */
     async create(auth: AuthContext, body: RunRequest, entry: Exclude<RunEntry, "batch">): Promise<RunRow> {

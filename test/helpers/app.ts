@@ -11,6 +11,7 @@ import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
 import { unavailableQueue } from "../../functions/queue/queue.ts";
 import type { RunsApi } from "../../functions/runs/build.ts";
 import { type BuildRunsInput, buildRuns } from "../../functions/runs/build.ts";
+import type { RunRepo } from "../../functions/runs/run.repo.ts";
 import { runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
@@ -41,6 +42,8 @@ export interface TestContext {
   app: OpenAPIHono<AppEnv>;
   services: Services;
   runs: RunsApi;
+  /** The repository under `runs` (its lifecycle's): tests read and write run rows directly; the app never does. */
+  runRepo: RunRepo;
   clock: TestClock;
   /** Creates an account with one key and returns the key. */
   newKey(opts?: { plan?: Plan; entitlements?: string[] }): Promise<{ key: string; accountId: string; keyId: string }>;
@@ -84,13 +87,14 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     ids: defaultIds,
     logger,
   });
+  const lifecycle =
+    opts.runs?.lifecycle ?? runLifecycle({ db, notifier: createRunNotifier(), publicUrl: () => "http://127.0.0.1:8787" });
   const runs = buildRuns({
     queue: unavailableQueue("no queue in this test"),
     blobs: memoryBlobStore(),
     model: null,
     ...opts.runs,
-    lifecycle:
-      opts.runs?.lifecycle ?? runLifecycle({ db, notifier: createRunNotifier(), publicUrl: () => "http://127.0.0.1:8787" }),
+    lifecycle,
     logger,
     clock,
   });
@@ -102,6 +106,7 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     app,
     services,
     runs,
+    runRepo: lifecycle.repo,
     clock,
     async newKey({ plan = "pro", entitlements = [] } = {}) {
       const account = await services.accounts.create({ plan, entitlements });

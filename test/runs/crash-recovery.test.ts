@@ -79,7 +79,7 @@ describe.skipIf(!TEST_DATABASE_URL || !isExecutable(CHROME))("crash recovery: ki
     key = created.key;
   });
 
-  const getRun = (id: string): Promise<RunRow | null> => ctx.runs.service.repo.get(id);
+  const getRun = (id: string): Promise<RunRow | null> => ctx.runRepo.get(id);
   async function until(id: string, what: string, ok: (r: RunRow) => boolean, timeoutMs = 30_000): Promise<RunRow> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

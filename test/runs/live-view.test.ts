@@ -14,7 +14,7 @@ import { acceptingContext, fundedKey, type Json, okJson, VALID } from "./run-adm
  * The service's clock is moved instead of waiting.
  */
 
-describe.each(driverCases(["pglite"]))("live view lifetime on $driver", ({ open }) => {
+describe.each(driverCases(["pglite", "pg"]))("live view lifetime on $driver", ({ open }) => {
   let database: TestDatabase;
   let ctx: TestContext;
   let key: string;
@@ -48,6 +48,49 @@ describe.each(driverCases(["pglite"]))("live view lifetime on $driver", ({ open 
     expect(after).toMatchObject({ status: "COMPLETED", streaming_url: null });
     const listed = (await okJson(await ctx.call(key, "/v1/runs"))) as Json;
     expect(listed.items.find((r: Json) => r.run_id === accepted.run_id)?.streaming_url).toBeNull();
+  });
+
+  it("a malformed or unknown token is 404 at every address; /state reports the run and its latest step", async () => {
+    for (const token of ["short", "A".repeat(33), "a-b".repeat(11), "Z".repeat(32)]) {
+      for (const p of ["", "/state", "/frame"]) expect((await ctx.app.request(`/v1/live/${token}${p}`)).status).toBe(404);
+    }
+    const accepted = await okJson(await ctx.postJson(key, "/v1/automation/run-async", VALID));
+    const path = new URL(accepted.streaming_url).pathname;
+    ctx.clock.set(Date.now());
+    const before = await ctx.app.request(`${path}/state`);
+    expect(before.headers.get("cache-control")).toBe("no-store");
+    expect(await before.json()).toEqual({
+      run_id: accepted.run_id,
+      status: "PENDING",
+      finished: false,
+      steps: 0,
+      purpose: null,
+      url: null,
+    });
+    expect((await ctx.app.request(`${path}/frame`)).status).toBe(404);
+    // Two steps written as a worker would: /state reads the latest one.
+    expect(await ctx.runRepo.start(accepted.run_id, "wrk_live", 30_000)).not.toBeNull();
+    const usage = { inputTokens: 1, outputTokens: 1 };
+    for (const n of [1, 2]) {
+      const step = {
+        runId: accepted.run_id,
+        step: n,
+        purpose: `purpose ${n}`,
+        action: { name: "click", args: {} },
+        ok: true,
+        message: "",
+        url: `https://example.com/${n}`,
+      };
+      expect(await ctx.runRepo.addStep(step, usage, "wrk_live")).toBe(true);
+    }
+    expect(await (await ctx.app.request(`${path}/state`)).json()).toEqual({
+      run_id: accepted.run_id,
+      status: "RUNNING",
+      finished: false,
+      steps: 2,
+      purpose: "purpose 2",
+      url: "https://example.com/2",
+    });
   });
 
   it("the webhook body carries no live-view token", async () => {

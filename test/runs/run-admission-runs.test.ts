@@ -66,7 +66,7 @@ describe.each(driverCases(["pglite", "pg"]))("pending-run cap on $driver", ({ op
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 429, 429, 429]);
     for (const r of results.filter((x) => x.status === 429)) await expectCap(r, 2, 2);
-    const { rows } = await ctx.runs.service.repo.list({ accountId, keyScope: "api" }, { limit: 100, page: 1 });
+    const { rows } = await ctx.runRepo.list({ accountId, keyScope: "api" }, { limit: 100, page: 1 });
     expect(rows.length).toBe(2);
   });
 

@@ -61,7 +61,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("async and 
     ).json()) as Json;
     // Wait until the worker holds it.
     for (let i = 0; i < 100; i++) {
-      const r = await s.h.ctx.runs.service.repo.get(accepted.run_id);
+      const r = await s.h.ctx.runRepo.get(accepted.run_id);
       if (r?.status === "RUNNING") break;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -46,7 +46,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run owners
     });
     const body = { url: `${h.site.url}/login`, goal: "Sign in" };
     const accepted = (await (await h.ctx.postJson(key, "/v1/automation/run-async", body)).json()) as Json;
-    for (let i = 0; i < 200 && (await h.ctx.runs.service.repo.get(accepted.run_id))?.status !== "RUNNING"; i++) {
+    for (let i = 0; i < 200 && (await h.ctx.runRepo.get(accepted.run_id))?.status !== "RUNNING"; i++) {
       await new Promise((r) => setTimeout(r, 25));
     }
     const turnsBefore = h.model.turns.length;
@@ -58,7 +58,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run owners
       left = (await h.db.select().from(queueMessages)).length;
     }
     expect(left).toBe(1);
-    expect((await h.ctx.runs.service.repo.get(accepted.run_id))?.status).toBe("RUNNING");
+    expect((await h.ctx.runRepo.get(accepted.run_id))?.status).toBe("RUNNING");
     hold = false;
     const done = await h.ctx.runs.service.waitTerminal(accepted.run_id, 60_000);
     expect(errors).toEqual([]);
@@ -76,7 +76,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run owners
       // Between the first and the second step this worker's lease lapses (its event loop was held,
       // as by the audit's 82 s regular expression) and another worker takes the run over.
       await h.db.update(runs).set({ heartbeatAt: sql`now() - interval '1 hour'` }).where(eq(runs.id, runId));
-      if (!(await h.ctx.runs.service.repo.start(runId, "wrk_other", 1000))) throw new Error("no takeover");
+      if (!(await h.ctx.runRepo.start(runId, "wrk_other", 1000))) throw new Error("no takeover");
       return call("done", { success: true, result: "finished by the worker that lost the run" });
     });
     const body = { url: `${h.site.url}/`, goal: "Read the page" };
@@ -86,13 +86,13 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run owners
       await new Promise((r) => setTimeout(r, 25));
     }
     expect(worker.inflight()).toBe(0);
-    const row = await h.ctx.runs.service.repo.get(runId);
+    const row = await h.ctx.runRepo.get(runId);
     // The first step was charged once; the step the old owner finished after losing the run was
     // neither recorded nor charged, and its result was not written.
     expect(row).toMatchObject({ status: "RUNNING", workerId: "wrk_other", creditsUsed: 1, steps: 1, result: null });
-    expect((await h.ctx.runs.service.repo.steps(runId)).map((s) => s.step)).toEqual([1]);
+    expect((await h.ctx.runRepo.steps(runId)).map((s) => s.step)).toEqual([1]);
     expect((await h.ctx.services.accounts.get(accountId)).creditBalance).toBe(99);
-    const events = await h.ctx.runs.service.repo.eventsAfter(runId, 0);
+    const events = await h.ctx.runRepo.eventsAfter(runId, 0);
     expect(events.map((e) => e.type)).not.toContain("COMPLETE");
     expect(turns).toBe(2);
     // The old owner left its delivery unacknowledged (the new owner's is the one that counts): clear it.

@@ -191,7 +191,7 @@ describe.skipIf(!isExecutable(CHROME)).each(driverCases(["pglite"]))("run webhoo
     const r = await receiver(() => ({ status: 200 }));
     const accepted = (await (await h.ctx.postJson(key, "/v1/automation/run-async", body({ webhook_url: r.url }))).json()) as Json;
     for (let i = 0; i < 200; i++) {
-      if ((await h.ctx.runs.service.repo.get(accepted.run_id))?.status === "RUNNING") break;
+      if ((await h.ctx.runRepo.get(accepted.run_id))?.status === "RUNNING") break;
       await sleep(50);
     }
     const cancel = await h.ctx.call(key, `/v1/runs/${accepted.run_id}/cancel`, { method: "POST" });

@@ -113,7 +113,7 @@ describe.each(driverCases(["pglite", "pg"]))("a stored request of an odd shape o
 
   it("is read, recorded and finished without a 500", async () => {
     const { key, accountId, keyId } = await ctx.newKey();
-    const inserted = await ctx.runs.service.repo.insertWithinCap(
+    const inserted = await ctx.runRepo.insertWithinCap(
       {
         id: newId("run"),
         accountId,

@@ -362,7 +362,7 @@ describe.skipIf(missing !== null)("the image's entry command, run as written", (
     let run: RunRow | null = null;
     const deadline = Date.now() + 60_000;
     for (;;) {
-      run = await ctx.runs.service.repo.get(id);
+      run = await ctx.runRepo.get(id);
       if (run && (run.status === "COMPLETED" || run.status === "FAILED")) break;
       if (Date.now() > deadline) throw new Error(`run ${id} is still ${run?.status}\n${worker.stderr()}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -28,6 +28,6 @@ export function agentSurface(services: Services, runs: RunsApi): Surface {
   app.openapi(r.stepElementsRoute, h.stepElements);
   app.openapi(r.recordingRoute, h.recording);
   app.openapi(r.recordingFrameRoute, h.recordingFrame);
-  mountLiveView(app, { repo: runs.service.repo, blobs: runs.blobs, clock: runs.service.clock });
+  mountLiveView(app, { runs: runs.service, blobs: runs.blobs });
   return { name: "agent", title: "automation API", prefix: "", app, available: true, publicPathPrefixes: ["/v1/live/"] };
 }
