@@ -25,7 +25,14 @@ export const CHROMIUM_ARGS = [
   // Keep cross-site iframes in the page's process, so that their requests are intercepted with the page's.
   "--disable-site-isolation-trials",
   // DnsOverHttps: Chromium must not resolve names itself, over any transport (the egress proxy does).
-  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,DnsOverHttps",
+  // NetworkTimeServiceQuerying: the secure-time check (http://clients2.google.com/time/...).
+  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,DnsOverHttps,NetworkTimeServiceQuerying",
+  // Chromium calls home at start even with --disable-component-update and --disable-sync: the
+  // component updater (update.googleapis.com) and account sign-in (accounts.google.com). Pointed at
+  // an address nothing listens on, they stay quiet; otherwise every session's byte count and
+  // egress log would carry Google's traffic, not the caller's. (A page may still visit Google.)
+  "--component-updater=url-source=http://0.0.0.0:9",
+  "--gaia-url=http://0.0.0.0:9",
   // WebRTC could reach private addresses over UDP, around the egress proxy: with a proxy set, this
   // policy leaves WebRTC only proxied TCP (TURN over the proxy), which the proxy judges.
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
