@@ -10,12 +10,16 @@ describe("parseCloudDevSettings", () => {
       workers: 2,
       databaseUrl: null,
       publicUrl: null,
+      browserPublicUrl: null,
       awsAccessKeyId: "test",
       awsSecretAccessKey: "test",
     });
     expect(parseCloudDevSettings({ OSPREY_CLOUD_DEV_PORT: "0", OSPREY_CLOUD_DEV_WORKERS: " " })).toMatchObject({
       basePort: 0,
       workers: 2,
+    });
+    expect(parseCloudDevSettings({ OSPREY_BROWSER_PUBLIC_URL: "https://browser.example.com" })).toMatchObject({
+      browserPublicUrl: "https://browser.example.com",
     });
   });
 

@@ -52,7 +52,15 @@ describe("parseConfig", () => {
         openalexApiKey: null,
         openalexMailto: null,
       },
-      browser: { sessionsEnabled: true, warmPool: 2, maxSessions: 16, countryProxies: {}, port: null, hostUrl: null },
+      browser: {
+        sessionsEnabled: true,
+        warmPool: 2,
+        maxSessions: 16,
+        countryProxies: {},
+        port: null,
+        hostUrl: null,
+        publicUrl: null,
+      },
     });
   });
 
@@ -65,6 +73,7 @@ describe("parseConfig", () => {
         OSPREY_PROXY_COUNTRIES: " us=http://u:p%40ss@proxy-us:8080 , DE=https://proxy-de:3128/ ",
         OSPREY_BROWSER_PORT: "8082",
         OSPREY_BROWSER_HOST_URL: "http://10.0.1.23:8082/",
+        OSPREY_BROWSER_PUBLIC_URL: "https://browser.example.com/",
       },
       CWD,
     );
@@ -75,10 +84,14 @@ describe("parseConfig", () => {
       countryProxies: { US: "http://u:p%40ss@proxy-us:8080", DE: "https://proxy-de:3128/" },
       port: 8082,
       hostUrl: "http://10.0.1.23:8082",
+      publicUrl: "https://browser.example.com",
     });
     const bad = (env: Record<string, string>) => () => parseConfig(env, CWD);
     expect(bad({ OSPREY_BROWSER_HOST_URL: "http://10.0.1.23:8082/browser" })).toThrow(
       /OSPREY_BROWSER_HOST_URL must be an http\(s\) URL with no path/,
+    );
+    expect(bad({ OSPREY_BROWSER_PUBLIC_URL: "browser.example.com" })).toThrow(
+      /OSPREY_BROWSER_PUBLIC_URL must be an http\(s\) URL/,
     );
     expect(bad({ OSPREY_BROWSER_PORT: "0" })).toThrow(/OSPREY_BROWSER_PORT must be an integer between 1 and 65535/);
     expect(bad({ OSPREY_PROXY_COUNTRIES: "XX=http://p:1" })).toThrow(/OSPREY_PROXY_COUNTRIES has an entry for "XX"/);

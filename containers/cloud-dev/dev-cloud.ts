@@ -13,32 +13,41 @@ import { type CloudDevSettings, parseCloudDevSettings } from "../../functions/co
 import { openDatabase } from "../../functions/db/open-database.ts";
 import { sqsRedrivePolicy } from "../../functions/queue/sqs-queue.ts";
 import { MAX_RECEIVES } from "../local/run-stack.ts";
+import { type BrowserBalancer, startBrowserBalancer } from "./browser-balancer.ts";
 import { type FunctionUrl, installStreamingRuntime, type StreamingHandler, serveFunctionUrl } from "./function-url-adapter.ts";
 import { startNeonWsProxy } from "./neon-ws-proxy.ts";
 
 /**
  * `npm run dev:cloud`: the cloud shape (README, "Cloud mode") on one machine.
  *
- * - the edge: each surface's Lambda handler (functions/entry/*.lambda.ts, or the bundles in
- *   dist/functions with --bundles) behind a local function URL (function-url-adapter.ts: payload
- *   2.0 events, response streaming through the runtime's `awslambda` global);
+ * - the edge: the agent, fetch and search surfaces' Lambda handlers (functions/entry/*.lambda.ts,
+ *   or the bundles in dist/functions with --bundles) behind local function URLs
+ *   (function-url-adapter.ts: payload 2.0 events, response streaming through the runtime's
+ *   `awslambda` global);
+ * - the browser surface, which is no Lambda (websockets do not fit one): the workers' own browser
+ *   session APIs (OSPREY_BROWSER_PORT) behind a local TCP load balancer (browser-balancer.ts), the
+ *   cdp_url and live_view_url they hand out pointing at it (OSPREY_BROWSER_PUBLIC_URL);
  * - SQS (run queue + dead-letter queue) and S3 (artifacts) on the fauxqs emulator, in this process;
  * - Postgres through the Neon serverless driver and a local WebSocket proxy (neon-ws-proxy.ts),
  *   with migrations applied once before anything starts;
  * - browser containers: `osprey worker` child processes (SQS consumer, Chromium, webhooks, the
- *   internal render endpoint the edge's fetch uses), each in its own process group; one that dies
- *   is started again, as an ECS service replaces a stopped task.
+ *   internal render endpoint the edge's fetch uses, browser sessions with a warm pool of one
+ *   Chromium each unless OSPREY_BROWSER_WARM_POOL says otherwise), each in its own process group;
+ *   one that dies is started again on the same ports, as an ECS service replaces a stopped task.
  *
  * DATABASE_URL names the database (default: a database `osprey_cloud_dev` it creates on the local
  * Postgres the README names). OSPREY_CLOUD_DEV_PORT is the first of four ports, one per surface
  * (default 8790; 0 picks free ports), OSPREY_CLOUD_DEV_WORKERS the number of workers (default 2).
+ * OSPREY_PUBLIC_URL (default: the agent URL) and OSPREY_BROWSER_PUBLIC_URL (default: the balancer)
+ * are where clients are told to reach them, for a tunnel or a proxy in front.
  * Everything else (OSPREY_LLM_*, OSPREY_ALLOW_PRIVATE_HOSTS, ...) is passed to the edge and the
  * workers as they are. SIGINT/SIGTERM stop the workers (they drain), then everything else.
  */
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CLI = path.join(REPO_ROOT, "containers/cli/osprey.ts");
-const SURFACES = ["agent", "fetch", "search", "browser"] as const;
+/** The surfaces that are Lambda functions; {browser_url} is the balancer, on the port after them. */
+const FUNCTION_SURFACES = ["agent", "fetch", "search"] as const;
 const DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres";
 const DEV_DATABASE = "osprey_cloud_dev";
 const BUCKET = "osprey-artifacts";
@@ -46,6 +55,8 @@ const BUCKET = "osprey-artifacts";
 const STOP_GRACE_MS = 15_000;
 /** A worker that dies is started again after this long. */
 const RESTART_DELAY_MS = 1_000;
+/** Each warm Chromium costs memory, times the number of workers; OSPREY_BROWSER_WARM_POOL overrides it. */
+const WARM_POOL = "1";
 
 type Env = Record<string, string | undefined>;
 
@@ -84,12 +95,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+interface WorkerPorts {
+  health: number;
+  render: number;
+  browser: number;
+}
+
 interface Worker {
   name: string;
   child: ChildProcess;
   health: string;
   render: string;
+  browser: string;
 }
+
+const describeWorker = (w: Worker) => `pid ${w.child.pid} health ${w.health} render ${w.render} browser ${w.browser}`;
 
 async function main(argv: string[]): Promise<void> {
   // Handed on whole to the functions and workers (their config.ts parses it); our own settings parsed here.
@@ -129,7 +149,21 @@ async function main(argv: string[]): Promise<void> {
   if (proxy) cleanups.push(() => proxy.close());
 
   const surfacePorts: number[] = [];
-  for (const [i] of SURFACES.entries()) surfacePorts.push(basePort === 0 ? await freePort() : basePort + i);
+  for (const [i] of FUNCTION_SURFACES.entries()) surfacePorts.push(basePort === 0 ? await freePort() : basePort + i);
+  // The load balancer first: the workers hand out its URL, and a taken port stops start-up before they start.
+  const workerPorts: WorkerPorts[] = [];
+  for (let i = 0; i < workerCount; i++) {
+    workerPorts.push({ health: await freePort(), render: await freePort(), browser: await freePort() });
+  }
+  const balancerPort = basePort === 0 ? 0 : basePort + FUNCTION_SURFACES.length;
+  const balancer: BrowserBalancer = await startBrowserBalancer({
+    host: "127.0.0.1",
+    port: balancerPort,
+    targets: () => workerPorts.map((p) => ({ host: "127.0.0.1", port: p.browser })),
+  }).catch((err: unknown) => {
+    throw new Error(`browser load balancer: cannot listen on 127.0.0.1:${balancerPort}`, { cause: err });
+  });
+  cleanups.push(() => balancer.close());
   const renderSecret = randomBytes(32).toString("hex");
   const dataRoot = mkdtempSync(path.join(tmpdir(), "osprey-cloud-dev-"));
   cleanups.push(() => rmSync(dataRoot, { recursive: true, force: true }));
@@ -150,7 +184,7 @@ async function main(argv: string[]): Promise<void> {
 
   // Browser containers: `osprey worker`, as containers/Dockerfile runs it.
   const workers: Worker[] = [];
-  const startWorker = async (i: number, ports: { health: number; render: number }): Promise<Worker> => {
+  const startWorker = async (i: number, ports: WorkerPorts): Promise<Worker> => {
     const name = `worker-${i + 1}`;
     const child = spawn(
       process.execPath,
@@ -158,6 +192,7 @@ async function main(argv: string[]): Promise<void> {
       {
         cwd: REPO_ROOT,
         env: {
+          OSPREY_BROWSER_WARM_POOL: WARM_POOL,
           ...env,
           ...shared,
           DATABASE_URL: dbUrl,
@@ -165,6 +200,10 @@ async function main(argv: string[]): Promise<void> {
           OSPREY_QUEUE: "sqs",
           OSPREY_HEALTH_PORT: String(ports.health),
           OSPREY_RENDER_PORT: String(ports.render),
+          // Its browser session API, a target of the load balancer; other workers reach it at its host URL.
+          OSPREY_BROWSER_PORT: String(ports.browser),
+          OSPREY_BROWSER_HOST_URL: `http://127.0.0.1:${ports.browser}`,
+          OSPREY_BROWSER_PUBLIC_URL: settings.browserPublicUrl ?? balancer.url,
           OSPREY_DATA_DIR: path.join(dataRoot, name),
           HOST: "127.0.0.1",
         },
@@ -178,6 +217,7 @@ async function main(argv: string[]): Promise<void> {
       child,
       health: `http://127.0.0.1:${ports.health}/healthz`,
       render: `http://127.0.0.1:${ports.render}/internal/render`,
+      browser: `http://127.0.0.1:${ports.browser}`,
     };
     const prefix = (stream: NodeJS.WritableStream) => (chunk: string) => {
       for (const line of chunk.split("\n")) if (line) stream.write(`[${name}] ${line}\n`);
@@ -202,7 +242,7 @@ async function main(argv: string[]): Promise<void> {
         startWorker(i, ports).then(
           (w) => {
             workers[i] = w;
-            print(`[${name}] pid ${w.child.pid} health ${w.health} render ${w.render}`);
+            print(`[${name}] ${describeWorker(w)}`);
           },
           (err: unknown) => print(`[${name}] did not start again: ${err instanceof Error ? err.message : String(err)}`),
         );
@@ -229,7 +269,7 @@ async function main(argv: string[]): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    print(`dev:cloud: ${signal}: stopping the workers, then the functions, fauxqs and the proxy`);
+    print(`dev:cloud: ${signal}: stopping the workers, then the functions, the balancer, fauxqs and the proxy`);
     await stopWorkers();
     for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => {});
     process.exit(0);
@@ -238,8 +278,6 @@ async function main(argv: string[]): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   try {
-    const workerPorts = [];
-    for (let i = 0; i < workerCount; i++) workerPorts.push({ health: await freePort(), render: await freePort() });
     await Promise.all(workerPorts.map((ports, i) => startWorker(i, ports)));
 
     // The edge: one function URL per surface. The handlers read this environment on their first request.
@@ -252,7 +290,7 @@ async function main(argv: string[]): Promise<void> {
     });
     installStreamingRuntime();
     const urls: Record<string, FunctionUrl> = {};
-    for (const [i, surface] of SURFACES.entries()) {
+    for (const [i, surface] of FUNCTION_SURFACES.entries()) {
       const module = useBundles
         ? path.join(REPO_ROOT, "dist/functions", `${surface}.mjs`)
         : path.join(REPO_ROOT, "functions/entry", `${surface}.lambda.ts`);
@@ -270,13 +308,16 @@ async function main(argv: string[]): Promise<void> {
     }
 
     print("Osprey dev:cloud: the cloud shape on this machine");
-    for (const surface of SURFACES) {
+    for (const surface of FUNCTION_SURFACES) {
       print(`  ${`${surface}_url`.padEnd(12)} ${urls[surface]?.url}  (Lambda function URL, response streaming)`);
     }
+    print(
+      `  ${"browser_url".padEnd(12)} ${balancer.url}  (load balancer over the workers' browser ports; HTTP and CDP websockets)`,
+    );
     print(`  ${"sqs".padEnd(12)} ${shared.OSPREY_SQS_QUEUE_URL}  (dead letters: ${shared.OSPREY_SQS_DLQ_URL}; fauxqs)`);
     print(`  ${"s3".padEnd(12)} s3://${BUCKET} at ${fauxqs.address}  (fauxqs)`);
     print(`  ${"database".padEnd(12)} ${redacted(dbUrl)}  (Neon driver${proxy ? ` via the WebSocket proxy ${proxy.url}` : ""})`);
-    for (const w of workers) print(`  ${w.name.padEnd(12)} pid ${w.child.pid} health ${w.health} render ${w.render}`);
+    for (const w of workers) print(`  ${w.name.padEnd(12)} ${describeWorker(w)}`);
     print(`Create an API key: DATABASE_URL=${redacted(dbUrl)} npx osprey keys create --json`);
     print("dev:cloud ready (Ctrl-C stops everything)");
   } catch (err) {

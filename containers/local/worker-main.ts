@@ -124,7 +124,9 @@ async function startRendering(
 /**
  * The browser session API of a browser container, when OSPREY_BROWSER_PORT is set: sessions held
  * here, CDP websockets for them (and forwarded to the container that holds one, by the session's
- * host URL, when the load balancer sent a client here), the usage listing. Off unless set.
+ * host URL, when the load balancer sent a client here), the usage listing. Off unless set. The
+ * cdp_url and live_view_url it hands out start with OSPREY_BROWSER_PUBLIC_URL (the load balancer),
+ * else this container's own address.
  */
 async function startBrowserApi(
   config: Config,
@@ -157,7 +159,9 @@ async function startBrowserApi(
     host,
     browser: config.browser,
     allowPrivateHosts: config.allowPrivateHosts,
-    publicBase: () => config.publicUrl ?? listening,
+    // Not OSPREY_PUBLIC_URL: on a worker that names the agent surface (run live views, webhooks),
+    // which the cloud serves from another host than the load balancer in front of this surface.
+    publicBase: () => config.browser.publicUrl ?? config.browser.hostUrl ?? listening,
   });
   const app = createBrowserApp({ services: runtime.services, ids: defaultIds, logger, sessions });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.browser.port });

@@ -79,6 +79,13 @@ export const BrowserEnvFields = {
       )
       .optional(),
   ),
+  OSPREY_BROWSER_PUBLIC_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), "must be an http(s) URL, e.g. https://browser.example.com")
+      .optional(),
+  ),
 };
 
 type BrowserEnv = {
@@ -88,6 +95,7 @@ type BrowserEnv = {
   OSPREY_PROXY_COUNTRIES: Partial<Record<ProxyCountry, string>>;
   OSPREY_BROWSER_PORT?: number | undefined;
   OSPREY_BROWSER_HOST_URL?: string | undefined;
+  OSPREY_BROWSER_PUBLIC_URL?: string | undefined;
 };
 
 export interface BrowserConfig {
@@ -103,6 +111,12 @@ export interface BrowserConfig {
   port: number | null;
   /** Where other browser containers reach this one (its private address and OSPREY_BROWSER_PORT); null: one host. */
   hostUrl: string | null;
+  /**
+   * Where clients reach the browser surface of `osprey worker` (the load balancer in front of the
+   * containers): the base of the cdp_url and live_view_url it hands out. Apart from OSPREY_PUBLIC_URL,
+   * which is the agent surface's (run live views, webhooks) and lives on another host in the cloud.
+   */
+  publicUrl: string | null;
 }
 
 export function browserConfig(e: BrowserEnv): { browser: BrowserConfig } {
@@ -114,6 +128,7 @@ export function browserConfig(e: BrowserEnv): { browser: BrowserConfig } {
       countryProxies: e.OSPREY_PROXY_COUNTRIES,
       port: e.OSPREY_BROWSER_PORT ?? null,
       hostUrl: e.OSPREY_BROWSER_HOST_URL?.replace(/\/$/, "") ?? null,
+      publicUrl: e.OSPREY_BROWSER_PUBLIC_URL?.replace(/\/$/, "") ?? null,
     },
   };
 }

@@ -20,11 +20,12 @@ const int = (min: number, max: number, fallback: number) =>
   );
 
 const CloudDevSchema = z.object({
-  /** First of four consecutive function-URL ports (agent, fetch, search, browser); 0 picks free ones. */
+  /** First of four consecutive ports (the agent, fetch and search function URLs, the browser load balancer); 0 picks free ones. */
   OSPREY_CLOUD_DEV_PORT: int(0, 65_532, 8790),
   OSPREY_CLOUD_DEV_WORKERS: int(1, 8, 2),
   DATABASE_URL: optionalString,
   OSPREY_PUBLIC_URL: optionalString,
+  OSPREY_BROWSER_PUBLIC_URL: optionalString,
   AWS_ACCESS_KEY_ID: optionalString,
   AWS_SECRET_ACCESS_KEY: optionalString,
 });
@@ -35,6 +36,8 @@ export interface CloudDevSettings {
   /** Unset: a dedicated database on the local Postgres. */
   databaseUrl: string | null;
   publicUrl: string | null;
+  /** Where the workers' cdp_url and live_view_url point; unset: the local load balancer. */
+  browserPublicUrl: string | null;
   /** The emulator accepts any; real ones pass through. */
   awsAccessKeyId: string;
   awsSecretAccessKey: string;
@@ -52,6 +55,7 @@ export function parseCloudDevSettings(env: Record<string, string | undefined>): 
     workers: e.OSPREY_CLOUD_DEV_WORKERS,
     databaseUrl: e.DATABASE_URL ?? null,
     publicUrl: e.OSPREY_PUBLIC_URL ?? null,
+    browserPublicUrl: e.OSPREY_BROWSER_PUBLIC_URL ?? null,
     awsAccessKeyId: e.AWS_ACCESS_KEY_ID ?? "test",
     awsSecretAccessKey: e.AWS_SECRET_ACCESS_KEY ?? "test",
   };

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import puppeteer from "puppeteer-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isExecutable } from "../../containers/browser/chromium-process.ts";
@@ -19,8 +20,8 @@ import { makeTestPki, type Receiver, startReceiver } from "../webhooks/receiver.
  * URLs, keys made with `osprey keys create --json` on the same database, and every request over
  * real HTTP through the local function URLs (Lambda events and response streaming) to the edge
  * handlers, SQS and S3 on fauxqs, the Neon driver through the WebSocket proxy, and two
- * `osprey worker` processes with Chromium. The tests share one dev:cloud and run in file order
- * (the last one stops it).
+ * `osprey worker` processes with Chromium, whose browser session APIs serve {browser_url} behind
+ * the local load balancer. The tests share one dev:cloud and run in file order (the last one stops it).
  */
 
 const MARK = "kingfisherzeta";
@@ -41,14 +42,47 @@ if (missing) {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Running, not a zombie left for an init that may never reap it (Linux /proc). */
 const alive = (pid: number) => {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
   }
 };
+
+/** Every process under `pid` (Linux /proc): a worker's Chromium processes, which puppeteer starts in their own group. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const out: number[] = [];
+  for (let queue = [pid]; queue.length > 0; ) {
+    const next = children.get(queue.shift() as number) ?? [];
+    out.push(...next);
+    queue.push(...next);
+  }
+  return out;
+}
+
+/** SIGKILL a worker and everything under it, as a stopped ECS task loses every process in it (its warm Chromium would outlive it). */
+function killTask(pid: number): void {
+  for (const p of [pid, ...descendants(pid)]) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {}
+  }
+}
 
 async function until<T>(what: string, ms: number, probe: () => Promise<T | null | undefined> | T | null | undefined): Promise<T> {
   const deadline = Date.now() + ms;
@@ -156,7 +190,7 @@ describe.skipIf(missing !== null)("npm run dev:cloud (the cloud shape on one mac
   afterAll(async () => {
     release();
     if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    for (const w of workers) if (alive(w.pid)) process.kill(w.pid, "SIGKILL");
+    for (const w of workers) if (alive(w.pid)) killTask(w.pid);
     await Promise.allSettled([model?.close(), site?.close(), origin?.close(), receiver?.close()]);
     await pg?.drop();
     files.cleanup();
@@ -220,6 +254,52 @@ describe.skipIf(missing !== null)("npm run dev:cloud (the cloud shape on one mac
     expect(JSON.stringify(results)).toContain(`${origin.url}/app`);
   }, 60_000);
 
+  it("serves {browser_url} from the workers behind the balancer: create, CDP from either worker, live view, DELETE, usage", async () => {
+    const browserUrl = urls.browser as string;
+    const created = await post(browserUrl, "/", {});
+    const s = (await created.json()) as Json;
+    expect(created.status, JSON.stringify(s)).toBe(201);
+    // The links name the balancer (OSPREY_BROWSER_PUBLIC_URL), not the worker that made the session.
+    expect(s.cdp_url).toMatch(new RegExp(`^${browserUrl.replace("http", "ws")}/${s.session_id}/cdp\\?token=`));
+    expect(s.live_view_url.startsWith(`${browserUrl}/live/`)).toBe(true);
+
+    // Each connection goes to the next worker, so of two in a row one reaches the worker that does
+    // not hold the session, which relays it to the holder (the other goes straight there).
+    const driver = await puppeteer.connect({ browserWSEndpoint: s.cdp_url, defaultViewport: null });
+    const watcher = await puppeteer.connect({ browserWSEndpoint: s.cdp_url, defaultViewport: null });
+    try {
+      const page = (await driver.pages())[0] ?? (await driver.newPage());
+      await page.goto(`${origin.url}/app`);
+      expect(await page.$eval("h1", (h) => h.textContent)).toBe(`Rendered ${MARK} heading`);
+      const seen = await Promise.all((await watcher.pages()).map((p) => p.url()));
+      expect(seen).toContain(`${origin.url}/app`);
+      const frame = await fetch(`${s.live_view_url}/frame`);
+      expect(frame.status).toBe(200);
+      expect(frame.headers.get("content-type")).toBe("image/jpeg");
+      await watcher.disconnect();
+
+      const gone = new Promise<void>((resolve) => driver.once("disconnected", () => resolve()));
+      expect((await call(browserUrl, `/${s.session_id}`, { method: "DELETE" })).status).toBe(204);
+      await gone;
+    } finally {
+      await Promise.allSettled([driver.disconnect(), watcher.disconnect()]);
+    }
+
+    // Ended at the DELETE; the holder writes its final byte counts within its next check.
+    const record = await until("the session's final usage record", 15_000, async () => {
+      const res = await call(browserUrl, `/usage?session_id=${s.session_id}`);
+      const item = ((await res.json()) as Json).items?.[0] as Json | undefined;
+      return item?.status === "ended" && item.proxy_trg_rx_bytes > 0 ? item : null;
+    });
+    expect(record.duration_ms).toBeGreaterThan(0);
+    expect(record.end_time).not.toBeNull();
+    const listed = (await (await call(browserUrl, `/v1/browser/usage?session_id=${s.session_id}`)).json()) as Json;
+    expect(listed).toMatchObject({
+      total: 1,
+      items: [{ session_id: s.session_id, status: "ended", duration_ms: record.duration_ms }],
+    });
+  }, 60_000);
+
   it("a run whose worker is killed (SIGKILL) mid-run still ends terminal", async () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -231,6 +311,8 @@ describe.skipIf(missing !== null)("npm run dev:cloud (the cloud shape on one mac
     });
     const accepted = await post(urls.agent as string, "/v1/automation/run-async", loginRun());
     const id = ((await accepted.json()) as Json).run_id as string;
+    // A worker counts the run in flight as it claims the message, a moment before it marks the run RUNNING.
+    await until("the run to start", 30_000, async () => (await runOf(id)).status === "RUNNING");
     const holder = await until("a worker to hold the run", 30_000, async () => {
       for (const w of workers) {
         const h = (await (await fetch(w.health)).json().catch(() => ({}))) as Json;
@@ -238,8 +320,7 @@ describe.skipIf(missing !== null)("npm run dev:cloud (the cloud shape on one mac
       }
       return null;
     });
-    expect((await runOf(id)).status).toBe("RUNNING");
-    process.kill(holder.pid, "SIGKILL");
+    killTask(holder.pid);
     const errors: string[] = [];
     model.setScript(sequence(loginSteps(), errors));
     release();
@@ -255,10 +336,14 @@ describe.skipIf(missing !== null)("npm run dev:cloud (the cloud shape on one mac
   it("stops everything on SIGINT (Ctrl-C): no worker outlives it", async () => {
     const pids = [...out.matchAll(/pid (\d+) health/g)].map((m) => Number(m[1]));
     expect(pids.length).toBeGreaterThanOrEqual(2);
+    // Their Chromium processes (the warm session pools, the renderer) must go with them.
+    const browsers = pids.filter(alive).flatMap(descendants);
+    expect(browsers.length).toBeGreaterThan(0);
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     for (const pid of pids) expect(alive(pid), `worker ${pid} outlived dev:cloud`).toBe(false);
+    for (const pid of browsers) expect(alive(pid), `a worker's process ${pid} outlived dev:cloud`).toBe(false);
     for (const base of Object.values(urls)) await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   }, 30_000);
 });
