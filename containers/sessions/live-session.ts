@@ -129,7 +129,8 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
         upstream = await new Promise<WebSocket>((resolve, reject) => {
           const ws = new WebSocket(endpoint, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024 });
           ws.once("open", () => resolve(ws));
-          ws.once("error", reject);
+          // Every error has a listener for the socket's whole life: one failed relay never reaches the process.
+          ws.on("error", reject);
         });
       } catch {
         socket.end("HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");

@@ -143,9 +143,8 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
   const forward = (req: IncomingMessage, socket: Duplex, head: Buffer, row: BrowserSessionRow) => {
     const target = `${(row.hostUrl as string).replace(/^http/, "ws")}${opts.prefix}/${row.id}/cdp?token=${row.connectToken}`;
     const upstream = new WebSocket(target, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, handshakeTimeout: 10_000 });
-    upstream.once("error", () =>
-      refuseUpgrade(socket, 503, "SERVICE_BUSY", "The host holding this session could not be reached."),
-    );
+    // `on`, not `once`: a second error (or one after the relay began) must never reach the process.
+    upstream.on("error", () => refuseUpgrade(socket, 503, "SERVICE_BUSY", "The host holding this session could not be reached."));
     upstream.once("unexpected-response", (_r, res) =>
       refuseUpgrade(
         socket,

@@ -1,13 +1,15 @@
 import http from "node:http";
-import net from "node:net";
+import type net from "node:net";
 import { chromium } from "playwright-core";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WsClient from "ws";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { startCanary } from "../helpers/proxy-client.ts";
 import { type SessionServer, startSessionServer } from "../helpers/session-server.ts";
 import { chromeAvailable } from "../helpers/test-session.ts";
 import { startUpstreamProxy, type UpstreamProxyFixture } from "../helpers/upstream-proxy.ts";
+import { processGone, waitFor } from "../helpers/wait.ts";
 
 /**
  * Remote browser sessions end to end (issue [2 of 6], spec 2.4, 3.2, 4.5): the real server, the real
@@ -81,22 +83,6 @@ async function startCountingOrigin() {
   };
 }
 
-/** A TCP listener that only counts who knocked: nothing may ever reach it. */
-async function startCanary() {
-  let connections = 0;
-  const server = net.createServer((s) => {
-    connections++;
-    s.on("error", () => {});
-    s.end("HTTP/1.1 200 OK\r\ncontent-length: 13\r\n\r\nCANARY-SECRET");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    connections: () => connections,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 /** A raw CDP client: one command, its answer. */
 async function rawCdp(url: string, headers: Record<string, string> = {}) {
   const ws = new WsClient(url, { headers });
@@ -136,28 +122,6 @@ function upgradeStatus(url: string, headers: Record<string, string> = {}): Promi
     ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
     ws.once("error", () => {});
   });
-}
-
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until<T>(
-  what: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  ms = 15_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("remote browser sessions over CDP on $driver", ({ open }) => {
@@ -355,7 +319,7 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("remote browser 
     const answer = await cdp.send("Browser.close");
     expect(answer.error).toBeUndefined();
     expect(await cdp.closed).toBe(4000);
-    const ended = await until(async () => {
+    const ended = await waitFor(async () => {
       const row = await get(keyA, s.session_id);
       return row.status === "ended" ? row : null;
     });
@@ -450,7 +414,7 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("remote browser 
     )?.id;
     expect(pid1).toBeTruthy();
     expect(pid2).not.toBe(pid1);
-    if (pid1) expect(processAlive(pid1)).toBe(false);
+    if (pid1) expect(await processGone(pid1)).toBe(true);
     await b2.disconnect();
     await del(keyA, second.session_id);
   }, 60_000);
@@ -464,7 +428,7 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("remote browser 
     const html = await srv.ctx.app.request(path);
     expect(html.status).toBe(200);
     expect(html.headers.get("content-security-policy")).toContain("default-src 'none'");
-    const frame = await until(async () => {
+    const frame = await waitFor(async () => {
       const r = await srv.ctx.app.request(`${path}/frame`);
       return r.status === 200 ? r : null;
     });

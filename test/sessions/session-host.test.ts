@@ -11,6 +11,7 @@ import { type BrowserSessionRow, type SessionRepo, sessionRepo } from "../../fun
 import type { SessionLaunch } from "../../functions/sessions/session-host.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
+import { processGone, waitFor } from "../helpers/wait.ts";
 
 /**
  * The session host's own duties (issue [2 of 6]): the hard cap and the inactivity timeout end a
@@ -21,25 +22,6 @@ import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
  */
 
 const hasChrome = chromeAvailable("session host tests");
-
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until<T>(what: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session host on $driver", ({ open }) => {
   let db: TestDatabase;
@@ -86,7 +68,7 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
   };
 
   const endedRow = (id: string) =>
-    until(async () => {
+    waitFor(async () => {
       const row = await repo.get(id);
       return row?.status === "ended" ? row : null;
     });
@@ -138,16 +120,16 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
   });
 
   it("ends a session at its hard cap, with a connected client, and writes its usage", async () => {
-    const launch = await newSession({ timeoutMs: 1_500 });
+    const launch = await newSession({ timeoutMs: 4_000 });
     await host.start(launch);
     const { browser, pid } = await browserPid(launch, url);
     const gone = new Promise<void>((resolve) => browser.once("disconnected", () => resolve()));
     const row = await endedRow(launch.id);
     await gone;
     expect(row.endReason).toBe("timeout");
-    expect(row.durationMs).toBeGreaterThanOrEqual(1_400);
+    expect(row.durationMs).toBeGreaterThanOrEqual(3_900);
     expect(row.proxyRxBytes).toBe(0);
-    expect(processAlive(pid)).toBe(false);
+    expect(await processGone(pid)).toBe(true);
     expect(host.live()).toBe(0);
   }, 30_000);
 
@@ -174,7 +156,7 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
     child.kill("SIGKILL");
     const row: BrowserSessionRow = await endedRow(launch.id);
     expect(row.endReason).toBe("inactivity");
-    expect(processAlive(pid)).toBe(false);
+    expect(await processGone(pid)).toBe(true);
   }, 30_000);
 
   it("says it is full past its capacity, and is not full again once a session ended", async () => {

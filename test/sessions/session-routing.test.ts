@@ -15,6 +15,7 @@ import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { html, type Origin, startOrigin } from "../helpers/origin.ts";
 import { runCli, startWorkerProcess, tempDir } from "../helpers/process.ts";
 import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
+import { processGone, waitFor } from "../helpers/wait.ts";
 
 /**
  * Cloud mode (README, "Browser sessions in the cloud"): several browser containers behind one load
@@ -76,15 +77,6 @@ async function startContainer(db: TestDatabase["db"], services: Services, allowP
   };
 }
 
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))(
   "sessions across two browser containers on $driver",
   ({ open }) => {
@@ -145,10 +137,8 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))(
       const gone = new Promise<void>((resolve) => browser.once("disconnected", () => resolve()));
       expect((await fetch(`${b.url}/${s.session_id}`, { method: "DELETE", headers: { "x-api-key": key } })).status).toBe(204);
       await gone;
-      for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(processAlive(pid)).toBe(false);
-      for (let i = 0; i < 100 && a.host.live() > 0; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(a.host.live()).toBe(0);
+      expect(await processGone(pid)).toBe(true);
+      await waitFor(() => a.host.live() === 0);
       const ended = (await (await fetch(`${a.url}/${s.session_id}`, { headers: { "x-api-key": key } })).json()) as Record<
         string,
         unknown
