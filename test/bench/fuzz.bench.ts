@@ -6,7 +6,7 @@ import { createLogger } from "../../functions/lib/logger.ts";
 import { DOCUMENTS } from "../../functions/openapi/write-openapi.ts";
 import { type FuzzRequest, generateRequests, operationsOf, undocumentedOperations } from "../helpers/fuzz.ts";
 import { prng } from "../helpers/fuzz-inputs.ts";
-import { createFuzzContext, describeRequest, fuzzKey, guardNetwork, runFuzz } from "../helpers/fuzz-run.ts";
+import { betweenRequests, createFuzzContext, describeRequest, fuzzKey, guardNetwork, runFuzz } from "../helpers/fuzz-run.ts";
 
 const OPENAPI_DIR = fileURLToPath(new URL("../../schema/openapi/", import.meta.url));
 
@@ -45,10 +45,11 @@ export async function fuzzBench(): Promise<void> {
   process.stdout.write(`seed ${seed}: ${operations.length} operations, ${requests.length} requests\n`);
 
   const started = performance.now();
+  const between = betweenRequests(ctx);
   const report = await runFuzz(ctx.app, requests, {
-    // Rate limits answer 429 before validation; a minute passes every 20 requests so they rarely hide it.
-    between: (i) => {
-      if (i % 20 === 19) ctx.clock.advance(61_000);
+    // Rate limits answer 429 before validation; betweenRequests keeps them (and the open-session cap) from hiding it.
+    between: async (i) => {
+      await between(i);
       logLines.length = 0;
     },
     onFailure: (f) => {
@@ -65,6 +66,14 @@ export async function fuzzBench(): Promise<void> {
     .map(([status, n]) => `${status}: ${n}`)
     .join("  ");
   process.stdout.write(`\nrequests sent: ${report.sent} in ${seconds.toFixed(1)} s\nstatus histogram: ${histogram}\n`);
+  process.stdout.write("statuses per operation:\n");
+  for (const [op, statuses] of Object.entries(report.byOperation)) {
+    const line = Object.entries(statuses)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, n]) => `${status}: ${n}`)
+      .join("  ");
+    process.stdout.write(`  ${op.padEnd(44)} ${line}\n`);
+  }
   process.stdout.write(`5xx/timeouts/exceptions: ${report.failures.length}\n`);
   process.stdout.write(`error bodies not in the spec 7.1 shape: ${report.malformed.length}\n`);
   for (const m of report.malformed.slice(0, 20))

@@ -3,27 +3,48 @@
  * answers: no 5xx, and every error in the spec 7.1 shape; and the guard that keeps a run on loopback.
  */
 import net from "node:net";
+import { PROXY_COUNTRIES } from "../../functions/config/config-browser.ts";
 import type { Db } from "../../functions/db/db.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
+import { sessionRepo } from "../../functions/sessions/session.repo.ts";
+import { SESSION_LIMITS } from "../../functions/sessions/session.schemas.ts";
 import { ENTITLEMENTS } from "../../schema/plans.ts";
-import { createTestContext, type TestContext } from "./app.ts";
-import type { FuzzRequest } from "./fuzz.ts";
+import { createTestContext, TestClock, type TestContext } from "./app.ts";
+import { type FuzzRequest, LIVE_TOKEN } from "./fuzz.ts";
+import { SessionHostDouble, sessionsOver } from "./session-host-double.ts";
 
 // --- the app under test ----------------------------------------------------------------------
 
 /** The only origin bodies may name: loopback, on the discard port, where nothing answers. */
 const LOCAL_ORIGIN = { host: "127.0.0.1", port: 9 };
 
+/** The {sessionId} example of the browser document: the fuzz key owns a session with this id, so GET and DELETE reach a row. */
+export const FUZZ_SESSION_ID = "bs_01jd8q3x6f0000000000000000";
+/** A second session of the fuzz key, whose connect token is LIVE_TOKEN: the browser live view's plausible requests reach it. */
+export const LIVE_SESSION_ID = "bs_01jd8q3x6f0000000000000001";
+
+export interface FuzzContext extends TestContext {
+  db: Db;
+  /** The SessionHost port double the browser session API runs over: no browser is ever launched. */
+  sessionHost: SessionHostDouble;
+}
+
 /**
  * The in-process app as the fuzzer drives it. So that hostile bodies reach the code that stores
- * them (run requests in jsonb, fetch usage rows), 127.0.0.1:9 is an allowed host and a model is
- * configured; but there is no queue and no worker, so an admitted run fails at once without ever
- * starting, and the model (also on 127.0.0.1:9) is never called. Every host name resolves to
- * 127.0.0.1: no DNS query leaves the machine.
+ * them (run requests in jsonb, fetch usage rows, browser session rows), 127.0.0.1:9 is an allowed
+ * host, a model is configured, every proxy country has an upstream and the browser session API
+ * runs over a double of its host port; but there is no queue and no worker, so an admitted run
+ * fails at once without ever starting, the model (also on 127.0.0.1:9) is never called, and the
+ * double starts no browser and dials no proxy. Every host name resolves to 127.0.0.1: no DNS
+ * query leaves the machine.
  */
-export function createFuzzContext(db: Db, logger: Logger): TestContext {
-  return createTestContext(db, {
+export function createFuzzContext(db: Db, logger: Logger): FuzzContext {
+  const clock = new TestClock();
+  const sessionHost = new SessionHostDouble(db, clock);
+  const localProxy = `http://${LOCAL_ORIGIN.host}:${LOCAL_ORIGIN.port}`;
+  const ctx = createTestContext(db, {
     logger,
+    clock,
     fetch: {
       config: { allowPrivateHosts: [LOCAL_ORIGIN], fetchNeverExpireHosts: [] },
       resolver: async () => [{ address: LOCAL_ORIGIN.host, family: 4 }],
@@ -37,14 +58,85 @@ export function createFuzzContext(db: Db, logger: Logger): TestContext {
       },
       allowPrivateHosts: [LOCAL_ORIGIN],
     },
+    sessions: sessionsOver(sessionHost, {
+      countryProxies: Object.fromEntries(PROXY_COUNTRIES.map((c) => [c, localProxy])),
+      allowPrivateHosts: [LOCAL_ORIGIN],
+    }),
   });
+  return { ...ctx, db, sessionHost };
 }
 
-/** The caller the fuzzer sends as: every optional capability it can ask for, and credits to start runs. */
-export async function fuzzKey(ctx: TestContext): Promise<string> {
-  const { key, accountId } = await ctx.newKey({ entitlements: [...ENTITLEMENTS] });
+/**
+ * The caller the fuzzer sends as: every optional capability it can ask for, credits to start runs,
+ * and two open browser sessions (FUZZ_SESSION_ID, and LIVE_SESSION_ID behind LIVE_TOKEN) that the
+ * plausible requests of GET and DELETE /browser/{sessionId} and of the live view find.
+ */
+export async function fuzzKey(ctx: FuzzContext): Promise<string> {
+  const { key, accountId, keyId } = await ctx.newKey({ entitlements: [...ENTITLEMENTS] });
   await ctx.services.accounts.addCredits(accountId, 1_000_000);
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_LIMITS.timeoutSeconds.max * 1000);
+  const viewport = { ...SESSION_LIMITS.viewport.default };
+  for (const [id, token] of [
+    [FUZZ_SESSION_ID, "f".repeat(32)],
+    [LIVE_SESSION_ID, LIVE_TOKEN],
+  ] as const) {
+    const inserted = await sessionRepo(ctx.db).insertWithinCap(
+      {
+        id,
+        accountId,
+        keyId,
+        keyScope: "api",
+        subUserId: null,
+        mode: "light",
+        options: {
+          timeout_seconds: SESSION_LIMITS.timeoutSeconds.max,
+          inactivity_timeout_seconds: SESSION_LIMITS.inactivitySeconds.max,
+          viewport,
+          fingerprint_seed: "fuzz",
+          proxy: null,
+          profile_id: null,
+        },
+        connectToken: token,
+        hostId: ctx.sessionHost.hostId,
+        hostUrl: ctx.sessionHost.hostUrl,
+        startTime: now,
+        expiresAt,
+        createdAt: now,
+        updatedAt: now,
+      },
+      2,
+    );
+    if (!inserted.ok) throw new Error(`fuzzKey: could not open ${id}`);
+    await ctx.sessionHost.start({
+      id,
+      accountId,
+      token,
+      mode: "light",
+      viewport,
+      fingerprintSeed: "fuzz",
+      countryCode: null,
+      upstream: null,
+      startedAt: now,
+      expiresAt,
+      inactivityMs: SESSION_LIMITS.inactivitySeconds.max * 1000,
+    });
+  }
   return key;
+}
+
+/**
+ * What runs between two requests. A minute passes every 20 requests, so that the per-minute limits
+ * rarely hide what lies behind them. And every browser session a POST /browser opened is closed, as
+ * its client closing the browser would close it: the open-session cap (10 on the fuzz key's plan)
+ * would otherwise answer every later creation 429. The two sessions fuzzKey opened stay open.
+ */
+export function betweenRequests(ctx: FuzzContext): (i: number) => Promise<void> {
+  const keep = new Set([FUZZ_SESSION_ID, LIVE_SESSION_ID]);
+  return async (i) => {
+    if (i % 20 === 19) ctx.clock.advance(61_000);
+    for (const id of ctx.sessionHost.holding()) if (!keep.has(id)) await ctx.sessionHost.end(id, "browser_close");
+  };
 }
 
 // --- running -----------------------------------------------------------------------------------
@@ -59,6 +151,8 @@ export interface FuzzReport {
   sent: number;
   /** Status code → count ("timeout" and "threw" when the app did not answer). */
   histogram: Record<string, number>;
+  /** The same, per operation (`METHOD /path/{template}`). */
+  byOperation: Record<string, Record<string, number>>;
   /** 5xx answers, timeouts and exceptions out of app.request. */
   failures: FuzzFailure[];
   /** 4xx answers whose body or X-Request-ID do not follow spec 7.1. */
@@ -99,18 +193,21 @@ export function errorShapeProblem(status: number, text: string, headers: Headers
 
 /**
  * Sends every request, one at a time, and sorts the answers. `between` runs after each request
- * (the harness moves the test clock so that rate limits do not hide what lies behind them).
+ * (betweenRequests: the test clock moves so that rate limits do not hide what lies behind them).
  */
 export async function runFuzz(
   target: RequestTarget,
   requests: FuzzRequest[],
-  opts: { timeoutMs?: number; between?: (i: number) => void; onFailure?: (f: FuzzFailure) => void } = {},
+  opts: { timeoutMs?: number; between?: (i: number) => void | Promise<void>; onFailure?: (f: FuzzFailure) => void } = {},
 ): Promise<FuzzReport> {
-  const report: FuzzReport = { sent: 0, histogram: {}, failures: [], malformed: [] };
-  const count = (k: string) => {
-    report.histogram[k] = (report.histogram[k] ?? 0) + 1;
-  };
+  const report: FuzzReport = { sent: 0, histogram: {}, byOperation: {}, failures: [], malformed: [] };
   for (const [i, req] of requests.entries()) {
+    const perOperation = report.byOperation[req.operation] ?? {};
+    report.byOperation[req.operation] = perOperation;
+    const count = (k: string) => {
+      report.histogram[k] = (report.histogram[k] ?? 0) + 1;
+      perOperation[k] = (perOperation[k] ?? 0) + 1;
+    };
     report.sent++;
     const init: RequestInit = { method: req.method, headers: req.headers };
     if (req.body !== undefined && req.method !== "GET" && req.method !== "HEAD") init.body = req.body as BodyInit;
@@ -148,7 +245,7 @@ export async function runFuzz(
       opts.onFailure?.(f);
     } finally {
       clearTimeout(timer);
-      opts.between?.(i);
+      await opts.between?.(i);
     }
   }
   return report;

@@ -82,15 +82,21 @@ export function operationsOf(docs: OpenApiDoc[]): FuzzOperation[] {
   return [...seen.values()];
 }
 
-/** Routes the documents do not describe but a caller can reach (the live view's token URLs). */
+/** The token the live-view operations' plausible requests carry (fuzz-run.ts opens a browser session with it). */
+export const LIVE_TOKEN = "a".repeat(32);
+
+/** Routes the documents do not describe but a caller can reach: the run and browser session live views' token URLs. */
 export function undocumentedOperations(): FuzzOperation[] {
-  const token: FuzzParam = { name: "token", in: "path", required: true, schema: { type: "string", example: "a".repeat(32) } };
-  return ["/v1/live/{token}", "/v1/live/{token}/frame", "/v1/live/{token}/state"].map((path) => ({
-    method: "GET",
-    path,
-    params: [token],
-    components: {},
-  }));
+  const token: FuzzParam = { name: "token", in: "path", required: true, schema: { type: "string", example: LIVE_TOKEN } };
+  const views = ["/v1/live/{token}", "/browser/live/{token}"];
+  return views
+    .flatMap((view) => [view, `${view}/frame`, `${view}/state`])
+    .map((path) => ({
+      method: "GET",
+      path,
+      params: [token],
+      components: {},
+    }));
 }
 
 function deref(schema: Schema, components: Record<string, Schema>): Schema {
@@ -166,6 +172,8 @@ export interface FuzzRequest {
   body?: string | Uint8Array;
   /** What was varied, for the report. */
   label: string;
+  /** The operation it varies, `METHOD /path/{template}`. */
+  operation: string;
 }
 
 export interface GenerateOptions {
@@ -236,6 +244,7 @@ export function generateRequests(op: FuzzOperation, rng: Rng, opts: GenerateOpti
     headers: op.body ? jsonHeaders : auth,
     ...(op.body ? { body: JSON.stringify(baseBody) } : {}),
     label,
+    operation: `${op.method} ${op.path}`,
     ...over,
   });
 
@@ -305,6 +314,19 @@ export function generateRequests(op: FuzzOperation, rng: Rng, opts: GenerateOpti
       const [name, prop] = pick(rng, optional.length ? optional : [["extra", {}] as [string, Schema]]);
       const value = sample(prop, op.components, rng, 1);
       return plain(`optional ${name}=${JSON.stringify(value)?.slice(0, 60)}`, {
+        body: JSON.stringify({ ...(baseBody as object), [name]: value }),
+      });
+    });
+    // An optional property with one field inside it (or all of it) hostile: the plausible body
+    // carries required properties only, so without this a body with none (POST /browser) would
+    // never have its fields fuzzed.
+    add(4, () => {
+      const [name, prop] = pick(rng, optional.length ? optional : [["extra", {}] as [string, Schema]]);
+      const sampled = sample(prop, op.components, rng, 1);
+      const path = pick(rng, fieldPaths(sampled));
+      const hostile = rng() < 0.6 ? pick(rng, strings) : pick(rng, HOSTILE_JSON);
+      const value = withField(sampled, path, hostile);
+      return plain(`optional ${[name, ...path].join(".")}=${JSON.stringify(hostile)?.slice(0, 60)}`, {
         body: JSON.stringify({ ...(baseBody as object), [name]: value }),
       });
     });

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "../../functions/db/db.ts";
 import { rateLimitRepo } from "../../functions/repos/rate-limit.repo.ts";
 import { WINDOW_MS } from "../../functions/services/rate-limit.service.ts";
 import { sessionRepo } from "../../functions/sessions/session.repo.ts";
-import { sessionService } from "../../functions/sessions/session.service.ts";
-import { type SessionHost, SessionHostBusyError, type SessionLaunch } from "../../functions/sessions/session-host.ts";
+import { SessionHostBusyError } from "../../functions/sessions/session-host.ts";
 import type { Plan } from "../../schema/plans.ts";
-import { createTestContext, type TestClock, type TestContext } from "../helpers/app.ts";
+import { createTestContext, TestClock, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { DOUBLE_END_BYTES as END_BYTES, SessionHostDouble, sessionsOver } from "../helpers/session-host-double.ts";
 
 /**
  * The browser session API over HTTP (spec 2.4, 3.2, 4.5, 5, 7.1, 8): request validation, the
  * entitlement and ownership checks, the open-session cap and the per-minute limit, DELETE's
  * idempotence, the usage listing at both of its paths, and the OpenAPI documents. Chromium, the
  * CDP relay and the egress proxy are covered end to end in session-cdp.test.ts; here the session
- * host is a double of its port, so every case is fast and exact.
+ * host is a double of its port (test/helpers/session-host-double.ts), so every case is fast and exact.
  */
 
 const T0 = "2026-11-21T10:00:00.000Z";
@@ -23,64 +22,6 @@ const DE_PROXY = "http://user:pw@proxy-de.internal:3128";
 const CUSTOM_PASSWORD = "s3cr3t-Pa55";
 const CUSTOM_PROXY = `http://alice:${CUSTOM_PASSWORD}@proxy.example.com:8080`;
 const UNKNOWN_KEY = `osk_${"Z".repeat(40)}`;
-/** The bytes the double reports at the end of every session it holds. */
-const END_BYTES = { rx: 4096, tx: 512 };
-
-/**
- * A double of the SessionHost port (functions/sessions/session-host.ts), not of Chromium: the API
- * side only ever sees this interface, so recording what start() got and writing the end through
- * the real repository (as the real host does when its browser closes) is all these tests need.
- * The real host, with real browsers, is exercised in session-cdp.test.ts.
- */
-class PortHost implements SessionHost {
-  readonly hostId = "port-double";
-  readonly starts: SessionLaunch[] = [];
-  readonly ends: { id: string; reason: string }[] = [];
-  private readonly held = new Set<string>();
-  private nextFailure: Error | null = null;
-
-  private readonly db: Db;
-  private readonly clock: TestClock;
-
-  constructor(db: Db, clock: TestClock) {
-    this.db = db;
-    this.clock = clock;
-  }
-
-  /** The next start() throws this (after recording the launch), once. */
-  failNextStart(err: Error): void {
-    this.nextFailure = err;
-  }
-
-  /** Drops a session as a host that restarted would: end() then no longer holds it. */
-  forget(id: string): void {
-    this.held.delete(id);
-  }
-
-  startsOf(accountId: string): SessionLaunch[] {
-    return this.starts.filter((s) => s.accountId === accountId);
-  }
-
-  async start(launch: SessionLaunch): Promise<void> {
-    this.starts.push(launch);
-    const failure = this.nextFailure;
-    this.nextFailure = null;
-    if (failure) throw failure;
-    this.held.add(launch.id);
-  }
-
-  async end(id: string, reason: string): Promise<boolean> {
-    if (!this.held.delete(id)) return false;
-    this.ends.push({ id, reason });
-    await sessionRepo(this.db).end(id, { reason, at: this.clock.now(), rxBytes: END_BYTES.rx, txBytes: END_BYTES.tx });
-    return true;
-  }
-
-  async liveFrame(): Promise<Buffer | null> {
-    return null;
-  }
-}
-
 interface Session {
   session_id: string;
   status: "created" | "running" | "ended";
@@ -162,7 +103,7 @@ async function expectInvalid(res: Response, path: (string | number)[]): Promise<
 describe.each(driverCases(["pglite", "pg"]))("browser session API on $driver", ({ open }) => {
   let db: TestDatabase;
   let ctx: TestContext;
-  let host: PortHost;
+  let host: SessionHostDouble;
 
   async function newKey(plan: Plan = "pro") {
     return ctx.newKey({ plan });
@@ -203,20 +144,11 @@ describe.each(driverCases(["pglite", "pg"]))("browser session API on $driver", (
 
   beforeAll(async () => {
     db = await open();
+    const clock = new TestClock();
+    host = new SessionHostDouble(db.db, clock);
     ctx = createTestContext(db.db, {
-      sessions: ({ db: sdb, services, clock, logger }) => {
-        host = new PortHost(sdb, clock);
-        return sessionService({
-          db: sdb,
-          clock,
-          logger,
-          rateLimits: services.rateLimits,
-          host,
-          browser: { countryProxies: { DE: DE_PROXY } },
-          allowPrivateHosts: [],
-          publicBase: () => PUBLIC_BASE,
-        });
-      },
+      clock,
+      sessions: sessionsOver(host, { countryProxies: { DE: DE_PROXY }, publicBase: PUBLIC_BASE }),
     });
   });
   afterAll(async () => {
