@@ -22,17 +22,30 @@ const TIMESTAMP =
   /^(\d{4}-\d{2}-\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(\.\d{1,9})?)?(Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/i;
 
 /**
+ * The instants a query may compare a timestamptz column with: years 0001 to 9999 in UTC. A Date
+ * reaches the database as its toISOString(), and Postgres (PGlite too) fails the whole query on
+ * year 0000 (`0000-01-01`, or `0001-01-01T00:00+01:00`), on a negative year and on the six-digit
+ * `+010000-…` that `9999-12-31T23:59-23:59` becomes: each was a 500 from the session, fetch and
+ * run listings.
+ */
+const EARLIEST = Date.parse("0001-01-01T00:00:00Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+
+/**
  * An ISO 8601 date (`2026-11-21`, midnight UTC) or date-time (`2026-11-21T10:00:00Z`, with `T` or a
- * space, optional seconds and fraction, `Z` or an offset; without one, UTC) whose date exists and
- * whose clock time is real; the Date it names, or null.
+ * space, optional seconds and fraction, `Z` or an offset; without one, UTC) whose date exists,
+ * whose clock time is real and whose instant falls in years 0001 to 9999 UTC; the Date it names,
+ * or null.
  */
 export function parseTimestamp(v: string): Date | null {
   const m = TIMESTAMP.exec(v);
   if (!m?.[1] || !isCalendarDate(m[1])) return null;
-  if (m[2] === undefined) return new Date(`${m[1]}T00:00:00Z`);
-  const zone = m[6] === undefined ? "Z" : m[6].toUpperCase() === "Z" ? "Z" : m[6].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
-  const t = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? "00"}${m[5] ?? ""}${zone}`);
-  return Number.isNaN(t) ? null : new Date(t);
+  let t = Date.parse(`${m[1]}T00:00:00Z`);
+  if (m[2] !== undefined) {
+    const zone = m[6] === undefined ? "Z" : m[6].toUpperCase() === "Z" ? "Z" : m[6].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
+    t = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? "00"}${m[5] ?? ""}${zone}`);
+  }
+  return Number.isNaN(t) || t < EARLIEST || t > LATEST ? null : new Date(t);
 }
 
 /** A query parameter holding a calendar date (YYYY-MM-DD), kept as the string. */

@@ -44,6 +44,9 @@ export function hostileStrings(big: boolean): string[] {
     "99999999999999999999999999",
     "9007199254740993",
     "0x10",
+    // Dates that parse but that Postgres cannot compare with a timestamptz (year 0000, past 9999 in UTC).
+    "0000-01-01",
+    "9999-12-31T23:59-23:59",
     "true",
     "'; drop table runs; --",
     "<script>alert(1)</script>",

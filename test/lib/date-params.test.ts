@@ -23,6 +23,8 @@ describe("parseTimestamp", () => {
     ["2026-11-21 10:00:30.5+02:00", "2026-11-21T08:00:30.500Z"],
     ["2026-11-21T10:00:00-0130", "2026-11-21T11:30:00.000Z"],
     ["2026-11-21T10:00:00", "2026-11-21T10:00:00.000Z"],
+    ["0001-01-01", "0001-01-01T00:00:00.000Z"],
+    ["9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"],
   ])("reads %s", (v, iso) => {
     expect(parseTimestamp(v)?.toISOString()).toBe(iso);
   });
@@ -37,6 +39,12 @@ describe("parseTimestamp", () => {
     "2026-11-21T10:00:00+24:00",
     "yesterday",
     "2026-11-21T10",
+    // Instants Postgres cannot compare with a timestamptz: year 0000 (also reached through an
+    // offset), and past 9999 in UTC.
+    "0000-01-01",
+    "0000-12-31T23:59:59Z",
+    "0001-01-01T00:00+01:00",
+    "9999-12-31T23:59-23:59",
   ])("refuses %s", (v) => {
     expect(parseTimestamp(v)).toBeNull();
   });

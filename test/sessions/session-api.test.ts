@@ -633,6 +633,10 @@ describe.each(driverCases(["pglite", "pg"]))("browser session API on $driver", (
       { query: "?status=created", path: ["status"] },
       { query: "?start_after=2026-02-30", path: ["start_after"] },
       { query: "?start_after=2026-11-21T11:00:00Z&end_before=2026-11-21T10:00:00Z", path: ["start_after"] },
+      // Instants Postgres refuses to compare with a timestamptz (year 0000, past 9999 in UTC) were a 500.
+      { query: "?start_after=0000-01-01", path: ["start_after"] },
+      { query: "?start_after=0001-01-01T00:00%2B01:00", path: ["start_after"] },
+      { query: "?end_before=9999-12-31T23:59-23:59", path: ["end_before"] },
       { query: "?created_after=2026-11-21", path: [] },
       { query: "?foo=1", path: [] },
     ])("$query → 400 INVALID_INPUT at $path", async ({ query, path }) => {
