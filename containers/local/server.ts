@@ -17,11 +17,9 @@ import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { providersFromConfig } from "../../functions/search/providers/from-config.ts";
 import { searchService } from "../../functions/search/search.service.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
-import { sessionService } from "../../functions/sessions/session.service.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
-import { sessionTargetSetup } from "../sessions/prepare-target.ts";
-import { createLocalSessionHost } from "../sessions/session-host.ts";
+import { buildSessions, serveCdpUpgrades } from "../sessions/build.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
@@ -107,33 +105,20 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
       })
     : null;
   // Remote browser sessions: a warm pool of Chromium processes in this process, one per session.
-  const sessionHost =
+  const browserSessions =
     chromium.path && config.browser.sessionsEnabled
-      ? createLocalSessionHost({
+      ? buildSessions({
+          config,
           db,
-          clock: systemClock,
+          services: runtime.services,
           logger,
           executablePath: chromium.path,
-          allowPrivateHosts: config.allowPrivateHosts,
-          warmPool: config.browser.warmPool,
-          maxSessions: config.browser.maxSessions,
-          authenticate: (key) => runtime.services.apiKeys.authenticate(key),
           prefix: "/browser",
-          prepareTarget: sessionTargetSetup,
+          publicBase: () => `${publicUrl()}/browser`,
         })
       : null;
-  const sessions = sessionHost
-    ? sessionService({
-        db,
-        clock: systemClock,
-        logger,
-        rateLimits: runtime.services.rateLimits,
-        host: sessionHost,
-        browser: config.browser,
-        allowPrivateHosts: config.allowPrivateHosts,
-        publicBase: () => `${publicUrl()}/browser`,
-      })
-    : null;
+  const sessionHost = browserSessions?.host ?? null;
+  const sessions = browserSessions?.sessions ?? null;
   const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi, runs, search, sessions });
   const closeAdapters = async () => {
     clearInterval(purge);
@@ -147,12 +132,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   };
 
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port });
-  // CDP websockets (`/browser/<id>/cdp`) are upgrades the session host relays; anything else is refused.
-  server.on("upgrade", (req, socket, head) => {
-    if (sessionHost?.handleUpgrade(req, socket, head)) return;
-    socket.on("error", () => {});
-    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-  });
+  serveCdpUpgrades(server, sessionHost);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

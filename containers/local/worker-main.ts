@@ -3,16 +3,13 @@ import { createBrowserApp } from "../../functions/app.ts";
 import type { Config } from "../../functions/config/config.ts";
 import { createExtractorPool } from "../../functions/extract/pool.ts";
 import { type Renderer, unavailableRenderer } from "../../functions/fetch/renderer.ts";
-import { systemClock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
-import { sessionService } from "../../functions/sessions/session.service.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
-import { sessionTargetSetup } from "../sessions/prepare-target.ts";
-import { createLocalSessionHost } from "../sessions/session-host.ts";
+import { buildSessions, serveCdpUpgrades } from "../sessions/build.ts";
 import { startHealthEndpoint } from "../worker/health-endpoint.ts";
 import { type RenderEndpoint, startRenderEndpoint } from "../worker/render-endpoint.ts";
 import { detectChromium } from "./adapters.ts";
@@ -136,40 +133,21 @@ async function startBrowserApi(
   if (config.browser.port === null) return null;
   const chromium = detectChromium(config);
   if (!chromium.path) throw new Error(`browser sessions (OSPREY_BROWSER_PORT) need Chromium: ${chromium.reason}`);
-  const db = runtime.database.db;
-  const host = createLocalSessionHost({
-    db,
-    clock: systemClock,
+  const listening = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.browser.port}`;
+  const { host, sessions } = buildSessions({
+    config,
+    db: runtime.database.db,
+    services: runtime.services,
     logger,
     executablePath: chromium.path,
-    allowPrivateHosts: config.allowPrivateHosts,
-    warmPool: config.browser.warmPool,
-    maxSessions: config.browser.maxSessions,
-    authenticate: (key) => runtime.services.apiKeys.authenticate(key),
     prefix: "",
-    prepareTarget: sessionTargetSetup,
-    hostUrl: config.browser.hostUrl,
-  });
-  const listening = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.browser.port}`;
-  const sessions = sessionService({
-    db,
-    clock: systemClock,
-    logger,
-    rateLimits: runtime.services.rateLimits,
-    host,
-    browser: config.browser,
-    allowPrivateHosts: config.allowPrivateHosts,
     // Not OSPREY_PUBLIC_URL: on a worker that names the agent surface (run live views, webhooks),
     // which the cloud serves from another host than the load balancer in front of this surface.
     publicBase: () => config.browser.publicUrl ?? config.browser.hostUrl ?? listening,
   });
   const app = createBrowserApp({ services: runtime.services, ids: defaultIds, logger, sessions });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.browser.port });
-  server.on("upgrade", (req, socket, head) => {
-    if (host.handleUpgrade(req, socket, head)) return;
-    socket.on("error", () => {});
-    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-  });
+  serveCdpUpgrades(server, host);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
