@@ -448,14 +448,20 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite"]))(
     let srv: SessionServer;
     let origin: Awaited<ReturnType<typeof startCountingOrigin>>;
     let upstream: UpstreamProxyFixture;
+    let custom: UpstreamProxyFixture;
     let key: string;
 
     beforeAll(async () => {
       db = await open();
       origin = await startCountingOrigin();
       upstream = await startUpstreamProxy({ user: "osprey", password: "p@ss word" });
+      custom = await startUpstreamProxy({ user: "me", password: "mine" });
       srv = await startSessionServer(db.db, {
-        allowPrivateHosts: [{ host: "127.0.0.1", port: origin.port }],
+        // The caller's own proxy is judged like any destination: exempted here so it may be on loopback.
+        allowPrivateHosts: [
+          { host: "127.0.0.1", port: origin.port },
+          { host: "127.0.0.1", port: custom.port },
+        ],
         // An operator's proxy is trusted, wherever it is (here on loopback).
         browser: { countryProxies: { DE: upstream.urlWithCredentials() } },
         host: { warmPool: 1 },
@@ -466,6 +472,7 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite"]))(
     afterAll(async () => {
       await srv?.close();
       await upstream?.close();
+      await custom?.close();
       await origin?.close();
       await db?.dispose();
     });
@@ -516,5 +523,24 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite"]))(
       for (const seed of seeds) others.push((await open2(seed)).seen);
       expect(others.some((o) => JSON.stringify(o) !== JSON.stringify(a.seen))).toBe(true);
     }, 120_000);
+
+    it("a custom proxy_config sends the session's traffic through the caller's proxy, whose URL is never shown", async () => {
+      const url = custom.urlWithCredentials();
+      const res = await srv.ctx.postJson(key, "/browser", { proxy_config: { type: "custom", url } });
+      expect(res.status).toBe(201);
+      const s = (await res.json()) as Session & { proxy: unknown };
+      expect(s.proxy).toEqual({ type: "custom", country_code: null });
+      expect(JSON.stringify(s)).not.toContain("mine");
+      const browser = await puppeteer.connect({ browserWSEndpoint: s.cdp_url, defaultViewport: null });
+      const page = await browser.newPage();
+      await page.goto(`${origin.url}/custom`);
+      expect(await page.title()).toBe("origin");
+      expect(custom.requests.some((r) => r.target.includes(`127.0.0.1:${origin.port}`))).toBe(true);
+      expect(custom.requests.every((r) => r.proxyAuthorization === `Basic ${Buffer.from("me:mine").toString("base64")}`)).toBe(
+        true,
+      );
+      await browser.disconnect();
+      await srv.ctx.call(key, `/browser/${s.session_id}`, { method: "DELETE" });
+    }, 60_000);
   },
 );
