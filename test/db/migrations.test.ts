@@ -12,6 +12,7 @@ import { createPostgresDatabase, driverCases, TEST_DATABASE_URL, type TestDataba
 const TABLES = [
   "accounts",
   "api_keys",
+  "browser_sessions",
   "fetch_cache",
   "fetch_usage",
   "queue_messages",

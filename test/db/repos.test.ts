@@ -160,10 +160,10 @@ describe.each(driverCases())("accounts and API keys on $driver", ({ open }) => {
     it("setLimits sets custom limits; null restores the plan default; absent keys are untouched", async () => {
       const a = await services.accounts.create({ plan: "starter" });
       let v = await services.accounts.setLimits(a.id, { searchRpm: 5, fetchUpm: 7, maxPendingRuns: 1 });
-      expect(v.limits).toEqual({ searchRpm: 5, fetchUpm: 7, maxPendingRuns: 1 });
+      expect(v.limits).toEqual({ ...PLAN_DEFINITIONS.starter.limits, searchRpm: 5, fetchUpm: 7, maxPendingRuns: 1 });
       expect(v.customLimits).toEqual({ searchRpm: 5, fetchUpm: 7, maxPendingRuns: 1 });
       v = await services.accounts.setLimits(a.id, { searchRpm: null });
-      expect(v.limits).toEqual({ searchRpm: PLAN_DEFINITIONS.starter.limits.searchRpm, fetchUpm: 7, maxPendingRuns: 1 });
+      expect(v.limits).toEqual({ ...PLAN_DEFINITIONS.starter.limits, fetchUpm: 7, maxPendingRuns: 1 });
       expect(v.customLimits).toEqual({ searchRpm: null, fetchUpm: 7, maxPendingRuns: 1 });
       v = await services.accounts.setLimits(a.id, { fetchUpm: null, maxPendingRuns: null });
       expect(v.limits).toEqual(PLAN_DEFINITIONS.starter.limits);
