@@ -37,6 +37,8 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
   let coldTakes = 0;
   let warmTakes = 0;
   let waiters: (() => void)[] = [];
+  /** Sessions waiting for the launch already under way (an empty pool), served first come first. */
+  const takers: ((proc: ChromiumProcess | null) => void)[] = [];
   let retryTimer: NodeJS.Timeout | null = null;
 
   const wakeWaiters = () => {
@@ -58,11 +60,18 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
     }
     launching = (async () => {
       try {
-        while (!closed && ready.length < opts.size) {
+        while (!closed && (ready.length < opts.size || takers.length > 0)) {
           const proc = await launchOne();
           if (closed) {
             await proc.terminate({ force: true });
             return;
+          }
+          // A session waiting on an empty pool gets this one at once (it is half launched
+          // already: starting a second Chromium beside it would slow both on a small machine).
+          const taker = takers.shift();
+          if (taker) {
+            taker(proc);
+            continue;
           }
           // A ready process that dies (OOM, a crash) is dropped, and replaced.
           proc.browser.once("disconnected", () => {
@@ -75,6 +84,8 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
           ready.push(proc);
         }
       } catch (err) {
+        // Waiting sessions launch their own (and see its error themselves).
+        for (const taker of takers.splice(0)) taker(null);
         opts.logger?.warn("warm browser launch failed; retrying", { error: err });
         retryTimer = setTimeout(() => {
           retryTimer = null;
@@ -102,6 +113,11 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
         return { proc, warm: true };
       }
       coldTakes++;
+      if (launching && !closed) {
+        const proc = await new Promise<ChromiumProcess | null>((resolve) => takers.push(resolve));
+        if (proc) return { proc, warm: false };
+      }
+      if (closed) throw new Error("the warm pool is closed");
       refill();
       return { proc: await launchOne(), warm: false };
     },
@@ -115,6 +131,7 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
           }),
     async close() {
       closed = true;
+      for (const taker of takers.splice(0)) taker(null);
       if (retryTimer) clearTimeout(retryTimer);
       await launching?.catch(() => {});
       const all = ready.splice(0);
