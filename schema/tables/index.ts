@@ -5,4 +5,5 @@ export * from "./fetch.ts";
 export * from "./rate-limits.ts";
 export * from "./runs.ts";
 export * from "./search.ts";
+export * from "./vault.ts";
 export * from "./webhooks.ts";

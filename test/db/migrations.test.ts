@@ -26,6 +26,8 @@ const TABLES = [
   "search_stats",
   "search_terms",
   "search_usage",
+  "vault_connections",
+  "vault_items",
   "webhook_attempts",
   "webhook_deliveries",
 ];
