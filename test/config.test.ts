@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   type AllowedHost,
@@ -6,6 +7,7 @@ import {
   parseAllowedHost,
   parseConfig,
 } from "../functions/config/config.ts";
+import { VaultKey } from "../functions/vault/crypto.ts";
 
 const CWD = "/srv/osprey";
 
@@ -61,6 +63,49 @@ describe("parseConfig", () => {
         hostUrl: null,
         publicUrl: null,
       },
+      vault: { key: null, previousKeys: [] },
+    });
+  });
+
+  it("parses the vault keys (base64 or hex); a bad one stops start-up naming the variable, never the value", () => {
+    const current = randomBytes(32);
+    const old1 = randomBytes(32);
+    const old2 = randomBytes(32);
+    const c = parseConfig(
+      {
+        OSPREY_VAULT_KEY: current.toString("base64"),
+        OSPREY_VAULT_KEY_PREVIOUS: ` ${old1.toString("hex")} ,, ${old2.toString("base64url")} `,
+      },
+      CWD,
+    );
+    expect(c.vault.key?.id).toBe(new VaultKey(current).id);
+    expect(c.vault.previousKeys.map((k) => k.id)).toEqual([new VaultKey(old1).id, new VaultKey(old2).id]);
+    // The parsed config carries no key bytes that a log line of it could show.
+    expect(JSON.stringify(c)).not.toContain(current.toString("base64").slice(0, 12));
+    expect(JSON.stringify(c)).not.toContain(current.toString("hex").slice(0, 12));
+    expect(parseConfig({ OSPREY_VAULT_KEY: current.toString("hex") }, CWD).vault.key?.id).toBe(new VaultKey(current).id);
+
+    const short = randomBytes(16).toString("base64");
+    const e1 = configError({ OSPREY_VAULT_KEY: short });
+    expect(e1.message).toBe(
+      'invalid configuration: OSPREY_VAULT_KEY must be 32 bytes as base64 (44 characters, e.g. from `openssl rand -base64 32`) or 64 hex characters (got "<redacted>")',
+    );
+    expect(configError({ OSPREY_VAULT_KEY: `${current.toString("hex")}ff` }).message).toMatch(
+      /OSPREY_VAULT_KEY must be 32 bytes/,
+    );
+    const badPrevious = `${old1.toString("hex")},hunter2hunter2`;
+    const e2 = configError({ OSPREY_VAULT_KEY_PREVIOUS: badPrevious });
+    expect(e2.message).toMatch(
+      /^invalid configuration: OSPREY_VAULT_KEY_PREVIOUS has an entry \(number 2\) that is not 32 bytes/,
+    );
+    for (const e of [e1, e2]) {
+      expect(e.message).not.toContain("hunter2");
+      expect(e.message).not.toContain(short);
+      expect(e.message).not.toContain(old1.toString("hex"));
+    }
+    expect(parseConfig({ OSPREY_VAULT_KEY: " ", OSPREY_VAULT_KEY_PREVIOUS: "" }, CWD).vault).toEqual({
+      key: null,
+      previousKeys: [],
     });
   });
 

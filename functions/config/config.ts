@@ -6,10 +6,12 @@ import { emptyAsUndefined, optionalString } from "./config-env.ts";
 import { renderEndpointSecret } from "./config-render.ts";
 import { type ServicesConfig, ServicesEnvFields, servicesConfig } from "./config-services.ts";
 import { type BlobStoreConfig, StorageEnvFields, storageConfig, storageConfigProblem } from "./config-storage.ts";
+import { type VaultConfig, VaultEnvFields, vaultConfig } from "./config-vault.ts";
 
 export type { BrowserConfig } from "./config-browser.ts";
 export type { QueueConfig, SearchConfig, ServicesConfig } from "./config-services.ts";
 export type { BlobStoreConfig } from "./config-storage.ts";
+export type { VaultConfig } from "./config-vault.ts";
 
 /**
  * The service's configuration, parsed once at start-up. This is the only module that reads the
@@ -149,6 +151,7 @@ const EnvSchema = z.object({
   ...ServicesEnvFields,
   ...StorageEnvFields,
   ...BrowserEnvFields,
+  ...VaultEnvFields,
 });
 
 export type DatabaseConfig =
@@ -178,6 +181,8 @@ export interface Config extends ServicesConfig {
   renderSecret: string | null;
   /** Remote browser sessions: warm pool, capacity, proxy countries. */
   browser: BrowserConfig;
+  /** The credential vault's keys (OSPREY_VAULT_KEY, OSPREY_VAULT_KEY_PREVIOUS). */
+  vault: VaultConfig;
 }
 
 export class ConfigError extends Error {
@@ -248,6 +253,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     renderSecret,
     ...servicesConfig(e),
     ...browserConfig(e),
+    ...vaultConfig(e),
   };
 }
 
