@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from "../../functions/config/config.ts";
 import { isAppError } from "../../functions/lib/app-error.ts";
 import { DataDirLockedError } from "../local/data-dir-lock.ts";
 import { UsageError } from "./format.ts";
-import { ACCOUNTS_USAGE, INDEX_USAGE, KEYS_USAGE } from "./usage.ts";
+import { ACCOUNTS_USAGE, INDEX_USAGE, KEYS_USAGE, VAULT_USAGE } from "./usage.ts";
 
 const USAGE = `Usage:
 osprey serve                 start the server (same as npm start)
@@ -17,6 +17,7 @@ osprey migrate               apply pending database migrations
 ${KEYS_USAGE}
 ${ACCOUNTS_USAGE}
 ${INDEX_USAGE}
+${VAULT_USAGE}
 
 Configuration comes from the environment (see README): OSPREY_DATA_DIR, DATABASE_URL, ...`;
 
@@ -33,7 +34,7 @@ async function main(argv: string[]): Promise<void> {
     if (!command) process.exitCode = 2;
     return;
   }
-  if (!["serve", "worker", "migrate", "keys", "accounts", "index"].includes(command))
+  if (!["serve", "worker", "migrate", "keys", "accounts", "index", "vault"].includes(command))
     throw new UsageError(`unknown command "${command}"`);
   const config = loadConfig();
   // The database, server and command modules load only once a command needs them, so usage and
@@ -56,6 +57,15 @@ async function main(argv: string[]): Promise<void> {
     else if (command === "index") {
       const err = (line: string) => process.stderr.write(`${line}\n`);
       await (await import("./commands/index.ts")).indexCommand(runtime.database.db, args, { out, err });
+    } else if (command === "vault") {
+      const err = (line: string) => process.stderr.write(`${line}\n`);
+      const [{ vaultCommand }, { vaultKeyring }, { systemClock }] = await Promise.all([
+        import("./commands/vault.ts"),
+        import("../local/vault-key.ts"),
+        import("../../functions/lib/clock.ts"),
+      ]);
+      const deps = { db: runtime.database.db, services: runtime.services, clock: systemClock };
+      await vaultCommand({ ...deps, keyring: () => vaultKeyring(config) }, args, { out, err, input: process.stdin });
     } else await (await import("./commands/accounts.ts")).accountsCommand(runtime.services, args, out);
   } finally {
     await runtime.close();

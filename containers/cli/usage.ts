@@ -21,3 +21,16 @@ osprey index add <url...> | --file urls.txt | --sitemap <url>  [--concurrency n]
                              fetch pages into the local search index (progress on stderr)
 osprey index count [--json]
 osprey index remove <url>`;
+
+export const VAULT_USAGE = `osprey vault add <account_id> --vault <name> --label <label> --domains a.com,b.com
+                  --field username=<v> --field password=<v> [--field <id>=<v> ...]
+                  [--totp <base32 | otpauth://totp/...>] [--json]
+                             a value - is read from standard input (one line each, in order)
+osprey vault list [<account_id>] [--json]
+osprey vault remove <itemId>
+osprey vault enable|disable <itemId>
+osprey vault rekey           re-seal every vault secret under OSPREY_VAULT_KEY (after a rotation)
+osprey vault connect <account_id> --provider onepassword|bitwarden --url <url> [--token <t|->]
+                     [--name <n>] [--no-verify] [--json]
+osprey vault connections [<account_id>] [--json]
+osprey vault disconnect <connection_id>`;

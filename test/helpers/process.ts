@@ -30,12 +30,17 @@ export function childEnv(env: Env): Env {
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...env };
 }
 
-function spawnCli(args: string[], env: Env): ChildProcess {
+function spawnCli(args: string[], env: Env, input?: string): ChildProcess {
   const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", CLI_PATH, ...args], {
     cwd: REPO_ROOT,
     env: childEnv(env),
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (input !== undefined) {
+    // A child that exits without reading its input closes the pipe: not the test's failure.
+    child.stdin?.on("error", () => {});
+    child.stdin?.end(input);
+  }
   children.add(child);
   child.once("exit", () => children.delete(child));
   return child;
@@ -68,9 +73,13 @@ function collect(child: ChildProcess): { stdout: () => string; stderr: () => str
   return { stdout: () => out, stderr: () => err };
 }
 
-/** Runs `osprey <args>` to completion; kills it (SIGKILL) if it runs past `timeoutMs`. */
-export async function runCli(args: string[], env: Env, { timeoutMs = 30_000 } = {}): Promise<ExitResult> {
-  const child = spawnCli(args, env);
+/** Runs `osprey <args>` to completion (with `input` on its standard input); kills it (SIGKILL) if it runs past `timeoutMs`. */
+export async function runCli(
+  args: string[],
+  env: Env,
+  { timeoutMs = 30_000, input }: { timeoutMs?: number; input?: string } = {},
+): Promise<ExitResult> {
+  const child = spawnCli(args, env, input);
   const output = collect(child);
   let timedOut = false;
   const timer = setTimeout(() => {
