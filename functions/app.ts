@@ -12,6 +12,7 @@ import { agentSurface } from "./surfaces/agent/agent.app.ts";
 import { browserSurface } from "./surfaces/browser/browser.app.ts";
 import { fetchSurface } from "./surfaces/fetch/fetch.app.ts";
 import { searchSurface } from "./surfaces/search/search.app.ts";
+import type { VaultService } from "./vault/vault.service.ts";
 import { VERSION } from "./version.ts";
 
 export { VERSION };
@@ -28,11 +29,13 @@ export interface AppDeps {
   search?: SearchService | null;
   /** Remote browser sessions; null or absent serves their paths as "not available". */
   sessions?: SessionService | null;
+  /** The credential vault (spec 4.3); null or absent: no vault paths (no vault key on this server). */
+  vault?: VaultService | null;
 }
 
 export function allSurfaces(deps: AppDeps): Surface[] {
   return [
-    agentSurface(deps.services, deps.runs),
+    agentSurface(deps.services, deps.runs, deps.vault ?? null),
     fetchSurface(deps.fetch, deps.services.rateLimits),
     searchSurface(deps.search ?? null),
     browserSurface(deps.sessions ?? null),

@@ -18,12 +18,16 @@ import { providersFromConfig } from "../../functions/search/providers/from-confi
 import { searchService } from "../../functions/search/search.service.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
+import { createBitwardenProvider } from "../../functions/vault/providers/bitwarden.ts";
+import { createOnePasswordProvider } from "../../functions/vault/providers/onepassword.ts";
+import { vaultService } from "../../functions/vault/vault.service.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { buildSessions, serveCdpUpgrades } from "../sessions/build.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
 import { openRuntime } from "./runtime.ts";
+import { vaultKeyring } from "./vault-key.ts";
 
 const CACHE_RETENTION_MS = 7 * 86_400_000;
 
@@ -119,7 +123,24 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
       : null;
   const sessionHost = browserSessions?.host ?? null;
   const sessions = browserSessions?.sessions ?? null;
-  const app = createLocalApp({ services: runtime.services, ids: defaultIds, logger, fetch: fetchApi, runs, search, sessions });
+  // The vault's key is read (or made, 0600, on the embedded default) now: a bad key file stops start-up.
+  const vault = vaultService({
+    db,
+    clock: systemClock,
+    logger,
+    keyring: vaultKeyring(config),
+    providers: { onepassword: createOnePasswordProvider(), bitwarden: createBitwardenProvider() },
+  });
+  const app = createLocalApp({
+    services: runtime.services,
+    ids: defaultIds,
+    logger,
+    fetch: fetchApi,
+    runs,
+    search,
+    sessions,
+    vault,
+  });
   const closeAdapters = async () => {
     clearInterval(purge);
     // Runs in flight get the shutdown budget to finish; the rest are requeued or failed by the worker.

@@ -20,6 +20,7 @@ import { searchService } from "../search/search.service.ts";
 import { createServices } from "../services/index.ts";
 import { sessionService } from "../sessions/session.service.ts";
 import { memoryBlobStore } from "../storage/blob-store.ts";
+import { vaultService } from "../vault/vault.service.ts";
 
 /** Generating documents runs no handler; a database access here would be a bug. */
 const noDatabase = new Proxy({} as Db, {
@@ -69,7 +70,14 @@ export async function generateDocuments(): Promise<Record<string, string>> {
     allowPrivateHosts: [],
     publicBase: () => "http://127.0.0.1:8787/browser",
   });
-  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs, search, sessions });
+  const vault = vaultService({
+    db: noDatabase,
+    clock,
+    logger: silentLogger,
+    keyring: { currentKeyId: "docs", seal: unused, open: unused, keyIdOf: unused },
+    providers: {},
+  });
+  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs, search, sessions, vault });
   const out: Record<string, string> = {};
   for (const [file, path] of Object.entries(DOCUMENTS)) {
     const res = await app.request(path);

@@ -19,6 +19,7 @@ import { type SearchServiceDeps, searchService } from "../../functions/search/se
 import { createServices, type Services } from "../../functions/services/index.ts";
 import type { SessionService } from "../../functions/sessions/session.service.ts";
 import { memoryBlobStore } from "../../functions/storage/blob-store.ts";
+import type { VaultService } from "../../functions/vault/vault.service.ts";
 import type { Plan } from "../../schema/plans.ts";
 
 /** A clock tests can move. */
@@ -70,6 +71,8 @@ export interface TestContextOptions {
   search?: { enabled?: boolean } & Partial<Pick<SearchServiceDeps, "providers" | "cacheTtlMs" | "providerTimeoutMs">>;
   /** The browser session API; absent serves it as "not available". */
   sessions?: (deps: { db: Db; services: Services; clock: TestClock; logger: Logger }) => SessionService;
+  /** The credential vault API; absent: no vault paths. */
+  vault?: (deps: { db: Db; clock: TestClock; logger: Logger }) => VaultService;
 }
 
 export function createTestContext(db: Db, opts: TestContextOptions = {}): TestContext {
@@ -101,7 +104,8 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
   const { enabled = true, providers = [createLocalIndex({ db, clock }).provider], ...searchOpts } = opts.search ?? {};
   const search = enabled ? searchService({ db, clock, logger, rateLimits: services.rateLimits, providers, ...searchOpts }) : null;
   const sessions = opts.sessions?.({ db, services, clock, logger }) ?? null;
-  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs, search, sessions });
+  const vault = opts.vault?.({ db, clock, logger }) ?? null;
+  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs, search, sessions, vault });
   return {
     app,
     services,

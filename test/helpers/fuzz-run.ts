@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 /**
  * The app under test, sending the fuzzer's requests (fuzz.ts builds them) to it and judging the
  * answers: no 5xx, and every error in the spec 7.1 shape; and the guard that keeps a run on loopback.
@@ -8,6 +9,8 @@ import type { Db } from "../../functions/db/db.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import { sessionRepo } from "../../functions/sessions/session.repo.ts";
 import { SESSION_LIMITS } from "../../functions/sessions/session.schemas.ts";
+import { createKeyring, VaultKey } from "../../functions/vault/crypto.ts";
+import { vaultService } from "../../functions/vault/vault.service.ts";
 import { ENTITLEMENTS } from "../../schema/plans.ts";
 import { createTestContext, TestClock, type TestContext } from "./app.ts";
 import { type FuzzRequest, LIVE_TOKEN } from "./fuzz.ts";
@@ -45,6 +48,8 @@ export function createFuzzContext(db: Db, logger: Logger): FuzzContext {
   const ctx = createTestContext(db, {
     logger,
     clock,
+    // The vault API over the built-in vault only (no provider is reachable from a fuzz run).
+    vault: () => vaultService({ db, clock, logger, keyring: createKeyring(new VaultKey(randomBytes(32))), providers: {} }),
     fetch: {
       config: { allowPrivateHosts: [LOCAL_ORIGIN], fetchNeverExpireHosts: [] },
       resolver: async () => [{ address: LOCAL_ORIGIN.host, family: 4 }],

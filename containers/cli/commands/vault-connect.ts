@@ -9,7 +9,6 @@ import { checkProviderUrl } from "../../../functions/vault/providers/http.ts";
 import { createOnePasswordProvider } from "../../../functions/vault/providers/onepassword.ts";
 import { ProviderAuthError, type VaultProvider } from "../../../functions/vault/providers/types.ts";
 import { type VaultConnectionRow, vaultRepo } from "../../../functions/vault/vault.repo.ts";
-import { vaultConnectionRepo } from "../../../functions/vault/vault-connection.repo.ts";
 import { isoOrDash, table, UsageError } from "../format.ts";
 
 /**
@@ -195,7 +194,7 @@ async function disconnect(deps: VaultConnectDeps, args: string[], out: Out): Pro
     throw new UsageError(`${id} is the account's built-in vault; remove its items one by one (osprey vault remove <itemId>)`);
   }
   const items = (await repo.listItems(accountId, { connectionId: id })).length;
-  if (!(await vaultConnectionRepo(deps.db).deleteConnection(accountId, id))) throw new UsageError(`no vault connection ${id}`);
+  if (!(await vaultRepo(deps.db).deleteConnection(accountId, id))) throw new UsageError(`no vault connection ${id}`);
   out(
     `Disconnected ${id} (${row.provider}, "${row.name}"); its token and ${items} synced item${items === 1 ? "" : "s"} were removed.`,
   );

@@ -2,14 +2,17 @@ import type { Surface } from "../../http/compose.ts";
 import { createRouter } from "../../http/create-router.ts";
 import type { RunsApi } from "../../runs/build.ts";
 import type { Services } from "../../services/index.ts";
+import type { VaultService } from "../../vault/vault.service.ts";
 import { accountHandlers } from "./account.handlers.ts";
 import { getAccountRoute, listApiKeysRoute } from "./account.routes.ts";
 import { mountLiveView } from "./live.ts";
 import { runHandlers } from "./runs.handlers.ts";
 import * as r from "./runs.routes.ts";
+import { vaultHandlers } from "./vault.handlers.ts";
+import { listVaultItemsRoute, syncVaultRoute } from "./vault.routes.ts";
 
-/** {agent_url}: the account routes, automation runs and their readers, and the live view. */
-export function agentSurface(services: Services, runs: RunsApi): Surface {
+/** {agent_url}: the account routes, automation runs and their readers, the live view and the vault. */
+export function agentSurface(services: Services, runs: RunsApi, vault: VaultService | null = null): Surface {
   const app = createRouter();
   const account = accountHandlers(services);
   app.openapi(getAccountRoute, account.getAccount);
@@ -29,5 +32,11 @@ export function agentSurface(services: Services, runs: RunsApi): Surface {
   app.openapi(r.recordingRoute, h.recording);
   app.openapi(r.recordingFrameRoute, h.recordingFrame);
   mountLiveView(app, { runs: runs.service, blobs: runs.blobs });
+  // The vault needs its key: a server without one (an edge function with no OSPREY_VAULT_KEY) has no vault paths.
+  if (vault) {
+    const v = vaultHandlers(vault);
+    app.openapi(syncVaultRoute, v.sync);
+    app.openapi(listVaultItemsRoute, v.list);
+  }
   return { name: "agent", title: "automation API", prefix: "", app, available: true, publicPathPrefixes: ["/v1/live/"] };
 }
