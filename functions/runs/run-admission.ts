@@ -11,14 +11,12 @@ import type { RunRequest } from "./run-request.schema.ts";
  */
 
 export function refuseUnavailableFeatures(body: RunRequest): void {
-  if (body.use_vault && body.credential_item_ids?.length) {
-    const conn = body.credential_item_ids[0]?.split(":")[1] ?? "";
-    throw new AppError("NOT_FOUND", `Vault connection ${conn} was not found: no password provider is connected to this account.`);
-  }
   if (body.use_vault) {
+    // The vault stores and syncs items (GET /v1/vault/items), but the agent cannot fill them yet
+    // (issue [3 of 6], "Credentials in runs"): refused, never silently ignored.
     throw new AppError(
       "FORBIDDEN",
-      "use_vault is true but this account has no vault connection with enabled items; connect a password provider or send use_vault false.",
+      "use_vault is not available on this server yet: vault items can be stored and synced (/v1/vault/items) but runs cannot use them; send use_vault false.",
     );
   }
   if (body.use_profile && body.profile_id !== undefined) {

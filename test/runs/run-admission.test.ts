@@ -355,10 +355,10 @@ describe.each(driverCases(["pglite"]))("run admission on $driver", ({ open }) =>
       expect(err.error.message).toMatch(/use_vault/);
     });
 
-    it("use_vault with credential_item_ids → 404 naming the connection", async () => {
+    it("use_vault with credential_item_ids → 403 too (credentials in runs are not built yet; refused, never ignored)", async () => {
       const body = { ...VALID, use_vault: true, credential_item_ids: ["cred:conn_7:Personal:item_1"] };
-      const err = await expectError(await postAsync(body), 404, "NOT_FOUND");
-      expect(err.error.message).toContain("conn_7");
+      const err = await expectError(await postAsync(body), 403, "FORBIDDEN");
+      expect(err.error.message).toMatch(/use_vault is not available on this server yet/);
     });
 
     it("use_profile true without profile_id → 400 with a use_profile detail", async () => {

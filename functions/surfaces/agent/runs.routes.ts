@@ -51,8 +51,8 @@ const RUN_RULES = [
   "FAILED with INSUFFICIENT_CREDITS. The pending-run cap (runs PENDING or RUNNING) is the plan's concurrency",
   "(free 2, payg 5, starter 10, pro 25): over it the answer is 429 without Retry-After, its message giving the",
   "count and the maximum. With no model configured on the server every automation endpoint answers 403 naming",
-  "the OSPREY_LLM_* variables to set. Not yet available on this server (refused, never ignored): vault items",
-  "(use_vault → 403, unknown credential connection → 404), Browser Context Profiles (use_profile → 400 without",
+  "the OSPREY_LLM_* variables to set. Not yet available on this server (refused, never ignored): vault items in",
+  "runs (use_vault → 403; the items themselves are served at /v1/vault/items), Browser Context Profiles (use_profile → 400 without",
   "profile_id, 404 with one) and proxies (proxy_config → 403).",
 ].join(" ");
 
