@@ -90,6 +90,15 @@ export function judgeClientMessage(raw: string, ctx: FilterContext): FilterVerdi
         return { kind: "forward", message: JSON.stringify({ ...msg, params: { ...params, downloadPath: ctx.downloadDir } }) };
       }
       break;
+    case "Input.dispatchDragEvent": {
+      // DragData.files names files on the browser host, like DOM.setFileInputFiles.
+      const files = (params.data as { files?: unknown } | undefined)?.files;
+      if (Array.isArray(files) && files.length > 0) return refuse("a drag with files reads files of the browser host");
+      break;
+    }
+    case "Tracing.start":
+      if (params.tracingBackend === "system") return refuse("the system tracing backend runs on the browser host");
+      break;
     case "Page.navigate":
     case "Target.createTarget":
       if (typeof params.url === "string" && FORBIDDEN_URL.test(params.url)) {

@@ -70,7 +70,12 @@ function refuseUpgrade(socket: Duplex, status: number, code: string, message: st
   );
 }
 
-const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Constant-time token check; lengths compared in bytes (timingSafeEqual throws on unequal lengths). */
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given, "utf8");
+  const b = Buffer.from(expected, "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSessionHost {
   const hostId = opts.hostId ?? newId("host");

@@ -304,6 +304,11 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("remote browser 
       ["Target.createBrowserContext", { proxyServer: "http://127.0.0.1:1" }],
       ["Target.createTarget", { url: "file:///etc/passwd" }],
       ["Extensions.loadUnpacked", { path: "/tmp" }],
+      [
+        "Input.dispatchDragEvent",
+        { type: "drop", x: 1, y: 1, data: { items: [], files: ["/etc/passwd"], dragOperationsMask: 1 } },
+      ],
+      ["Tracing.start", { tracingBackend: "system" }],
     ] as const) {
       const answer = await cdp.send(method, params);
       expect(answer.error?.message, method).toMatch(/not allowed in an Osprey session/);

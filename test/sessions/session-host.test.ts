@@ -197,6 +197,8 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
       });
     expect(await status(`/browser/${launch.id}/cdp?token=${"A".repeat(32)}`)).toBe(404);
     expect(await status(`/browser/${launch.id}/cdp?token=short`)).toBe(404);
+    // As many characters as a token, more bytes: still a plain 404, not a failed comparison.
+    expect(await status(`/browser/${launch.id}/cdp?token=${encodeURIComponent("é".repeat(32))}`)).toBe(404);
     expect(await status(`/browser/bs_nope/cdp?token=${launch.token}`)).toBe(404);
     expect(await status(`/browser/${launch.id}/cdp`)).toBe(401);
     expect(await status(`/browser/${launch.id}/cdp?token=${launch.token}`)).toBe("open");
