@@ -110,6 +110,8 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}`;
+    // A warm browser for the first test, as a server that has been up a moment has one: its hard cap is short.
+    await host.pool.filled();
   }, 60_000);
 
   afterAll(async () => {
@@ -136,8 +138,9 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
   it("ends a session after its inactivity timeout once no client is connected: a killed client leaves no browser behind", async () => {
     const launch = await newSession({ inactivityMs: 600 });
     await host.start(launch);
+    // The first client stays connected until the second has: the session must not go idle in between
+    // (starting a Node process takes longer than this short timeout on a loaded machine).
     const { browser, pid } = await browserPid(launch, url);
-    await browser.disconnect();
     // A client in a process of its own, killed with SIGKILL while connected: no close frame, no goodbye.
     const endpoint = `${url}/browser/${launch.id}/cdp?token=${launch.token}`;
     const child = spawn(
@@ -145,11 +148,19 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
       [
         "--input-type=module",
         "-e",
-        `import p from "puppeteer-core"; const b = await p.connect({ browserWSEndpoint: ${JSON.stringify(endpoint)} }); await b.newPage(); console.log("connected"); setInterval(() => {}, 1000);`,
+        `import p from "puppeteer-core"; try { const b = await p.connect({ browserWSEndpoint: ${JSON.stringify(endpoint)} }); await b.newPage(); console.log("connected"); setInterval(() => {}, 1000); } catch (e) { console.log("failed " + e.message); process.exit(1); }`,
       ],
       { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
     );
-    await new Promise<void>((resolve) => child.stdout?.on("data", (d) => String(d).includes("connected") && resolve()));
+    const outcome = await new Promise<string>((resolve) => {
+      child.stdout?.on("data", (d) => {
+        const line = String(d);
+        if (line.includes("connected") || line.includes("failed")) resolve(line.trim());
+      });
+      child.once("exit", () => resolve("exited"));
+    });
+    expect(outcome).toBe("connected");
+    await browser.disconnect();
     // Connected and quiet for longer than the timeout: inactivity does not count while a client is there.
     await new Promise((r) => setTimeout(r, 1_000));
     expect((await repo.get(launch.id))?.status).toBe("running");
