@@ -210,7 +210,7 @@ describe("egress proxy with an upstream proxy", () => {
     tunnel.value.socket.destroy();
     const plain = await timed(viaProxy(proxy, `http://site.example.com:${site.port}/page`));
     expect(plain.value).toBeNull();
-    expect(Math.max(tunnel.ms, plain.ms)).toBeLessThan(1000);
+    expect(Math.max(tunnel.ms, plain.ms)).toBeLessThan(5000); // "at once": far below the 15 s connect timeout, with room for a loaded machine
     expect(proxy.counters().refused - before).toBe(2);
     expect(reasons.at(-1)).toContain(`upstream proxy ${upstream.url} refused the proxy credentials (407)`);
   });
@@ -228,7 +228,7 @@ describe("egress proxy with an upstream proxy", () => {
     expect(reasons.at(-1)).toContain(`could not connect to upstream proxy http://127.0.0.1:${downPort}: ECONNREFUSED`);
     const plain = await timed(viaProxy(proxy, `http://site.example.com:${site.port}/page`));
     expect(plain.value).toBeNull();
-    expect(Math.max(tunnel.ms, plain.ms)).toBeLessThan(1000);
+    expect(Math.max(tunnel.ms, plain.ms)).toBeLessThan(5000); // "at once": far below the 15 s connect timeout, with room for a loaded machine
 
     // A proxy that accepts and never answers: the CONNECT is bounded by the connect timeout.
     const silentSockets = new Set<net.Socket>();
@@ -243,7 +243,7 @@ describe("egress proxy with an upstream proxy", () => {
       const stalled = await timed(connectVia(slow, `site.example.com:${site.port}`));
       expect(stalled.value.status).toBe(504);
       stalled.value.socket.destroy();
-      expect(stalled.ms).toBeLessThan(1500);
+      expect(stalled.ms).toBeLessThan(5000); // bounded by the 300 ms connect timeout, not the 5 min idle one
       expect(slow.counters().refused).toBe(1);
     } finally {
       for (const s of silentSockets) s.destroy();
