@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseUpstreamUrl } from "../net/upstream-url.ts";
-import { emptyAsUndefined } from "./config-env.ts";
+import { emptyAsUndefined, optionalPort } from "./config-env.ts";
 
 /**
  * Remote browser sessions (spec 4.5, issue [2 of 6]): the warm pool, a host's capacity and the
@@ -60,15 +60,7 @@ export const BrowserEnvFields = {
   OSPREY_BROWSER_WARM_POOL: intSetting(0, 64, 2),
   OSPREY_BROWSER_MAX_SESSIONS: intSetting(1, 512, 16),
   OSPREY_PROXY_COUNTRIES: countryProxies,
-  OSPREY_BROWSER_PORT: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be an integer between 1 and 65535" })
-      .int("must be an integer between 1 and 65535")
-      .min(1, "must be an integer between 1 and 65535")
-      .max(65535, "must be an integer between 1 and 65535")
-      .optional(),
-  ),
+  OSPREY_BROWSER_PORT: optionalPort,
   OSPREY_BROWSER_HOST_URL: z.preprocess(
     emptyAsUndefined,
     z

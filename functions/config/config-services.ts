@@ -1,22 +1,11 @@
 import { z } from "zod";
-import { emptyAsUndefined, httpUrl, optionalString } from "./config-env.ts";
+import { emptyAsUndefined, httpUrl, optionalPort, optionalString } from "./config-env.ts";
 
 /**
  * The run queue, worker, run lease and search API parts of the configuration: their environment
  * fields (part of config.ts's schema, in this order) and their mapping into `Config`. Reads no
  * environment itself; config.ts passes the parsed variables in.
  */
-
-/** A TCP port to listen on, 1–65535, or unset. */
-const optionalPort = z.preprocess(
-  emptyAsUndefined,
-  z.coerce
-    .number({ error: "must be an integer between 1 and 65535" })
-    .int("must be an integer between 1 and 65535")
-    .min(1, "must be an integer between 1 and 65535")
-    .max(65535, "must be an integer between 1 and 65535")
-    .optional(),
-);
 
 export const ServicesEnvFields = {
   OSPREY_QUEUE: z.preprocess(

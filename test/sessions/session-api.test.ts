@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rateLimitRepo } from "../../functions/repos/rate-limit.repo.ts";
 import { WINDOW_MS } from "../../functions/services/rate-limit.service.ts";
 import { sessionRepo } from "../../functions/sessions/session.repo.ts";
+import type { SessionWire } from "../../functions/sessions/session.wire.ts";
 import { SessionHostBusyError } from "../../functions/sessions/session-host.ts";
 import type { Plan } from "../../schema/plans.ts";
 import { createTestContext, TestClock, type TestContext } from "../helpers/app.ts";
@@ -22,26 +23,8 @@ const DE_PROXY = "http://user:pw@proxy-de.internal:3128";
 const CUSTOM_PASSWORD = "s3cr3t-Pa55";
 const CUSTOM_PROXY = `http://alice:${CUSTOM_PASSWORD}@proxy.example.com:8080`;
 const UNKNOWN_KEY = `osk_${"Z".repeat(40)}`;
-interface Session {
-  session_id: string;
-  status: "created" | "running" | "ended";
-  mode: string;
-  cdp_url: string | null;
-  live_view_url: string | null;
-  created_at: string;
-  expires_at: string;
-  start_time: string;
-  end_time: string | null;
-  duration_ms: number | null;
-  timeout_seconds: number;
-  inactivity_timeout_seconds: number;
-  viewport: { width: number; height: number };
-  fingerprint_seed: string;
-  proxy: { type: string; country_code: string | null } | null;
-  end_reason: string | null;
-  proxy_trg_rx_bytes: number | null;
-  proxy_trg_tx_bytes: number | null;
-}
+/** What the API answers, as the code declares it (a test that typed its own copy could drift from it). */
+type Session = SessionWire;
 
 interface UsageItem {
   session_id: string;

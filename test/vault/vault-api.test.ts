@@ -7,7 +7,7 @@ import { connectionTokenAad, createKeyring, type Keyring, VaultKey } from "../..
 import { createBitwardenProvider } from "../../functions/vault/providers/bitwarden.ts";
 import { createOnePasswordProvider } from "../../functions/vault/providers/onepassword.ts";
 import { vaultRepo } from "../../functions/vault/vault.repo.ts";
-import { vaultService } from "../../functions/vault/vault.service.ts";
+import { type VaultItemWire, vaultService } from "../../functions/vault/vault.service.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { type BwStub, type ConnectStub, startBwServe, startConnect } from "../helpers/vault-upstreams.ts";
@@ -22,16 +22,7 @@ const CANARY_PASSWORD = `pw-canary-${randomBytes(6).toString("hex")}`;
 const CANARY_TOTP = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const CONNECT_TOKEN = `op-token-${randomBytes(6).toString("hex")}`;
 
-interface Item {
-  itemId: string;
-  connectionId: string;
-  label: string;
-  vaultName: string;
-  domains: string[];
-  fieldMetadata: { fieldId: string; label: string; type: string }[];
-  hasTotp: boolean;
-  enabled: boolean;
-}
+type Item = VaultItemWire;
 
 describe.each(driverCases(["pglite", "pg"]))("the vault API on $driver", ({ open }) => {
   let db: TestDatabase;
