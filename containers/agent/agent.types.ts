@@ -1,5 +1,7 @@
 import type { Extractor } from "../../functions/extract/types.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
+import type { ItemSecret } from "../../functions/vault/providers/types.ts";
+import type { RunCredentialItem } from "../../functions/vault/run-credentials.ts";
 import type { RunError } from "../../schema/runs.ts";
 import type { RunSession } from "../browser/run-session.ts";
 import type { ModelProvider, Usage } from "./model/types.ts";
@@ -61,12 +63,25 @@ export interface AgentHooks {
   signal: AbortSignal;
 }
 
+/**
+ * The vault items a run may fill (spec 4.1 use_vault): the model is told their labels, domains and
+ * field names and asks for a field by reference (fill_credential); the value is revealed at that
+ * moment, typed into the page and kept out of everything the run records.
+ */
+export interface CredentialKit {
+  items: RunCredentialItem[];
+  /** One item's values, read now. Throws (CredentialUnavailableError) when it cannot be read; the message names no value. */
+  reveal(itemId: string): Promise<ItemSecret>;
+}
+
 export interface AgentDeps {
   model: ModelProvider;
   session: RunSession;
   extractor: Extractor;
   logger: Logger;
   now?: () => number;
+  /** Present when the run has use_vault true (possibly with no items). */
+  credentials?: CredentialKit;
 }
 
 export type AgentOutcome =
