@@ -8,6 +8,8 @@ import type { DeadLetterHandler, RunQueue } from "../../functions/queue/queue.ts
 import { createSqsQueue } from "../../functions/queue/sqs-queue.ts";
 import type { RunLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import { externalVaultProviders } from "../../functions/vault/providers/external.ts";
+import { type RunCredentials, runCredentials } from "../../functions/vault/run-credentials.ts";
 import { RunMessageSchema, runError } from "../../schema/runs.ts";
 import { createModelProvider } from "../agent/model/create-provider.ts";
 import { createRunBrowserPool } from "../browser/run-browser.ts";
@@ -15,6 +17,7 @@ import { BrowserUnavailableError, type RunBrowserPool } from "../browser/run-ses
 import { createWebhookDispatcher, type WebhookDispatcher } from "../webhooks/dispatcher.ts";
 import { createRunWorker, type RunWorker } from "../worker/run-worker.ts";
 import { detectChromium } from "./adapters.ts";
+import { vaultKeyring } from "./vault-key.ts";
 
 /** Deliveries of one run message before it is dead-lettered (and its run failed). */
 export const MAX_RECEIVES = 5;
@@ -103,6 +106,8 @@ export function createWorkerStack(input: {
   blobs: BlobStore;
   extractor: Extractor;
   logger: Logger;
+  /** The vault's run side; made here from the configuration when not given (osprey worker). */
+  credentials?: RunCredentials;
 }): WorkerStack {
   const { config, logger } = input;
   const browsers = browserPool(config, logger);
@@ -118,6 +123,7 @@ export function createWorkerStack(input: {
     concurrency: config.workerConcurrency,
     leaseMs: config.runLeaseMs,
     vision: config.modelVision,
+    credentials: input.credentials ?? workerCredentials(config, input.db),
   });
   const dispatcher = createWebhookDispatcher({ db: input.db, logger, allowPrivateHosts: config.allowPrivateHosts });
   return {
@@ -133,4 +139,15 @@ export function createWorkerStack(input: {
       await Promise.allSettled([dispatcher.stop(), browsers.close()]);
     },
   };
+}
+
+/**
+ * A worker's vault access. On one machine (the Postgres queue) the key is OSPREY_VAULT_KEY or the
+ * data dir's key file, as for `npm start`. A cloud worker (SQS) has an ephemeral data dir, where a
+ * fresh key file would open nothing: there only OSPREY_VAULT_KEY counts, and without it a fill
+ * fails with a step error saying so (the run's other steps go on).
+ */
+function workerCredentials(config: Config, db: Db): RunCredentials {
+  const keyring = config.vault.key !== null || config.queue.kind !== "sqs" ? vaultKeyring(config) : null;
+  return runCredentials({ db, keyring, providers: externalVaultProviders() });
 }

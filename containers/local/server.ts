@@ -18,8 +18,8 @@ import { providersFromConfig } from "../../functions/search/providers/from-confi
 import { searchService } from "../../functions/search/search.service.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
-import { createBitwardenProvider } from "../../functions/vault/providers/bitwarden.ts";
-import { createOnePasswordProvider } from "../../functions/vault/providers/onepassword.ts";
+import { externalVaultProviders } from "../../functions/vault/providers/external.ts";
+import { runCredentials } from "../../functions/vault/run-credentials.ts";
 import { vaultService } from "../../functions/vault/vault.service.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { buildSessions, serveCdpUpgrades } from "../sessions/build.ts";
@@ -89,6 +89,11 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   // One lifecycle for the API and the in-process worker: a run they finish wakes its readers at once.
   const lifecycle = runLifecycle({ db, notifier: createRunNotifier(), publicUrl });
   const queue = createQueue(config, db, deadLetterFailsRun({ lifecycle, logger }), logger);
+  // The vault's key is read (or made, 0600, on the embedded default) now: a bad key file stops start-up.
+  const keyring = vaultKeyring(config);
+  const vaultProviders = externalVaultProviders();
+  // use_vault runs: the API checks credential_item_ids, the in-process worker reveals values at fill time.
+  const credentials = runCredentials({ db, keyring, providers: vaultProviders });
   const runs = buildRuns({
     lifecycle,
     queue,
@@ -96,8 +101,11 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     logger,
     model: config.model,
     allowPrivateHosts: config.allowPrivateHosts,
+    credentials,
   });
-  const workers = config.worker ? createWorkerStack({ config, db, queue, lifecycle, blobs, extractor, logger }) : null;
+  const workers = config.worker
+    ? createWorkerStack({ config, db, queue, lifecycle, blobs, extractor, logger, credentials })
+    : null;
   const upstreams = providersFromConfig(config.search);
   const search = config.search.enabled
     ? searchService({
@@ -123,14 +131,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
       : null;
   const sessionHost = browserSessions?.host ?? null;
   const sessions = browserSessions?.sessions ?? null;
-  // The vault's key is read (or made, 0600, on the embedded default) now: a bad key file stops start-up.
-  const vault = vaultService({
-    db,
-    clock: systemClock,
-    logger,
-    keyring: vaultKeyring(config),
-    providers: { onepassword: createOnePasswordProvider(), bitwarden: createBitwardenProvider() },
-  });
+  const vault = vaultService({ db, clock: systemClock, logger, keyring, providers: vaultProviders });
   const app = createLocalApp({
     services: runtime.services,
     ids: defaultIds,

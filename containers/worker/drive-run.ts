@@ -7,9 +7,10 @@ import { recordingKey } from "../../functions/runs/run-artifacts.ts";
 import type { RunNotifier } from "../../functions/runs/run-notifier.ts";
 import { type RunRequest, storedRunRequest } from "../../functions/runs/run-request.schema.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import type { RunCredentials } from "../../functions/vault/run-credentials.ts";
 import { CREDITS_PER_STEP, type RunError, runError } from "../../schema/runs.ts";
 import { runAgent } from "../agent/agent.ts";
-import { type AgentOutcome, RunAbort } from "../agent/agent.types.ts";
+import { type AgentOutcome, type CredentialKit, RunAbort } from "../agent/agent.types.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
 import { fingerprintFor } from "../browser/fingerprint.ts";
 import type { RunBrowserPool } from "../browser/run-session.ts";
@@ -38,6 +39,8 @@ export interface DriveDeps {
   logger: Logger;
   publicUrl: () => string;
   vision: boolean;
+  /** See RunWorkerOptions.credentials. */
+  credentials?: Pick<RunCredentials, "forRun" | "reveal">;
   leaseMs: number;
   heartbeatMs: number;
   cancelPollMs: number;
@@ -102,6 +105,19 @@ export async function driveRun(
       deps.logger.error("a run's stored request does not parse", { run_id: runId, error: err });
       return { status: "FAILED", error: systemFailure("This run's stored request could not be read; start a new run.") };
     }
+    let credentials: CredentialKit | undefined;
+    if (request.use_vault) {
+      const vault = deps.credentials;
+      if (!vault) {
+        return {
+          status: "FAILED",
+          error: systemFailure("This run asks for vault credentials (use_vault) but its worker has no access to the vault."),
+        };
+      }
+      // The items are listed now (metadata only); a value is read from its provider when a field is filled.
+      const items = await vault.forRun(row.accountId, request.credential_item_ids);
+      credentials = { items, reveal: (itemId) => vault.reveal(row.accountId, itemId) };
+    }
     let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
     try {
       session = await deps.browsers.open({ signal: stop.signal });
@@ -138,7 +154,7 @@ export async function driveRun(
       live = startLiveFrames({ session, blobs: deps.blobs, runId, logger: deps.logger, record });
       const outcome = await runAgent(
         taskOf(row, request, { vision: deps.vision }),
-        { model, session, extractor: deps.extractor, logger: deps.logger },
+        { model, session, extractor: deps.extractor, logger: deps.logger, ...(credentials ? { credentials } : {}) },
         {
           signal: stop.signal,
           beforeFirstAction: async () => {

@@ -4,6 +4,7 @@ import type { Logger } from "../../functions/lib/logger.ts";
 import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";
 import type { RunLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import type { RunCredentials } from "../../functions/vault/run-credentials.ts";
 import { isTerminal, runError, runMessage } from "../../schema/runs.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
 import type { RunBrowserPool } from "../browser/run-session.ts";
@@ -33,6 +34,8 @@ export interface RunWorkerOptions {
   cancelPollMs?: number;
   /** Send a screenshot with each page state (vision models). */
   vision?: boolean;
+  /** The vault's run side: use_vault runs list and reveal the account's items through it. Absent: such runs fail. */
+  credentials?: Pick<RunCredentials, "forRun" | "reveal">;
   /** A PENDING run whose message was sent this long ago is re-sent (its message may be lost). Default 5 min. */
   orphanAfterMs?: number;
   /** How often the orphan sweep runs. Default 60 s. */
@@ -89,6 +92,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
     publicUrl: opts.lifecycle.publicUrl,
     logger: log,
     vision: opts.vision ?? false,
+    ...(opts.credentials ? { credentials: opts.credentials } : {}),
     leaseMs,
     heartbeatMs,
     cancelPollMs,

@@ -1,6 +1,7 @@
 import { SQSClient } from "@aws-sdk/client-sqs";
 import type { Config } from "../config/config.ts";
 import { AppError } from "../lib/app-error.ts";
+import { systemClock } from "../lib/clock.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import { unavailableQueue } from "../queue/queue.ts";
 import { createSqsQueue } from "../queue/sqs-queue.ts";
@@ -8,6 +9,10 @@ import { buildRuns } from "../runs/build.ts";
 import { runLifecycle } from "../runs/run-lifecycle.ts";
 import { createRunNotifier } from "../runs/run-notifier.ts";
 import { agentSurface } from "../surfaces/agent/agent.app.ts";
+import { createKeyring } from "../vault/crypto.ts";
+import { externalVaultProviders } from "../vault/providers/external.ts";
+import { runCredentials } from "../vault/run-credentials.ts";
+import { vaultService } from "../vault/vault.service.ts";
 import type { EdgeRoot, EdgeSurfaceBuilder } from "./edge-root.ts";
 
 /**
@@ -57,6 +62,8 @@ export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
     model: config.model,
     allowPrivateHosts: config.allowPrivateHosts,
     responseCapMs: LAMBDA_RESPONSE_CAP_MS,
+    // Admission of use_vault reads the account's items only; values are opened by the browser containers.
+    credentials: runCredentials({ db: root.database.db, keyring: null, providers: {} }),
   });
   if (config.queue.kind !== "sqs") {
     // Refused before the run is inserted: a run that could never be queued is not created at all.
@@ -68,5 +75,16 @@ export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
     };
     runs.service = { ...runs.service, create: refuse, createBatch: refuse };
   }
-  return agentSurface(root.services, runs);
+  // The vault API needs the key that opens provider tokens (sync): served with OSPREY_VAULT_KEY set.
+  const key = config.vault.key;
+  const vault = key
+    ? vaultService({
+        db: root.database.db,
+        clock: systemClock,
+        logger: root.logger,
+        keyring: createKeyring(key, config.vault.previousKeys),
+        providers: externalVaultProviders(),
+      })
+    : null;
+  return agentSurface(root.services, runs, vault);
 };

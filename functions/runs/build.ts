@@ -4,6 +4,7 @@ import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
+import type { RunCredentials } from "../vault/run-credentials.ts";
 import { type RunService, runService } from "./run.service.ts";
 import type { RunLifecycle } from "./run-lifecycle.ts";
 
@@ -20,6 +21,8 @@ export interface BuildRunsInput {
   clock?: Clock;
   /** See RunServiceDeps.responseCapMs (the edge sets it below Lambda's 15 minutes). */
   responseCapMs?: number;
+  /** The vault's run side (admission of credential_item_ids); absent refuses use_vault with 403. */
+  credentials?: RunCredentials;
 }
 
 /** What the agent surface is given to serve runs. */
@@ -40,6 +43,7 @@ export function buildRuns(input: BuildRunsInput): RunsApi {
     allowPrivateHosts: input.allowPrivateHosts ?? [],
     clock: input.clock ?? systemClock,
     ...(input.responseCapMs === undefined ? {} : { responseCapMs: input.responseCapMs }),
+    ...(input.credentials ? { credentials: input.credentials } : {}),
   });
   return { service, blobs: input.blobs, heartbeatMs: input.heartbeatMs };
 }

@@ -10,13 +10,13 @@ import type { RunRequest } from "./run-request.schema.ts";
  * written, and the batch helper that names the failing child.
  */
 
-export function refuseUnavailableFeatures(body: RunRequest): void {
-  if (body.use_vault) {
-    // The vault stores and syncs items (GET /v1/vault/items), but the agent cannot fill them yet
-    // (issue [3 of 6], "Credentials in runs"): refused, never silently ignored.
+export function refuseUnavailableFeatures(body: RunRequest, deps: Pick<AdmissionDeps, "vault">): void {
+  if (body.use_vault && !deps.vault) {
+    // A deployment whose API cannot read the vault (no database-backed vault wired): refused,
+    // never silently ignored.
     throw new AppError(
       "FORBIDDEN",
-      "use_vault is not available on this server yet: vault items can be stored and synced (/v1/vault/items) but runs cannot use them; send use_vault false.",
+      "use_vault is not available on this deployment: its API has no credential vault; send use_vault false.",
     );
   }
   if (body.use_profile && body.profile_id !== undefined) {
@@ -45,17 +45,30 @@ export function inChild(index: number, check: () => void): void {
   try {
     check();
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const message = err.message.includes(" at body.")
-      ? err.message.replace(" at body.", ` at body.runs.${index}.`)
-      : `runs.${index}: ${err.message}`;
-    throw new AppError(err.code, message, {
-      status: err.status as never,
-      headers: err.headers,
-      cause: err.cause,
-      ...(err.details ? { details: err.details.map((d) => ({ ...d, path: ["runs", index, ...d.path] })) } : {}),
-    });
+    throw namingChild(err, index);
   }
+}
+
+/** inChild for an asynchronous check (one that reads the database). */
+export async function inChildAsync(index: number, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (err) {
+    throw namingChild(err, index);
+  }
+}
+
+function namingChild(err: unknown, index: number): unknown {
+  if (!(err instanceof AppError)) return err;
+  const message = err.message.includes(" at body.")
+    ? err.message.replace(" at body.", ` at body.runs.${index}.`)
+    : `runs.${index}: ${err.message}`;
+  return new AppError(err.code, message, {
+    status: err.status as never,
+    headers: err.headers,
+    cause: err.cause,
+    ...(err.details ? { details: err.details.map((d) => ({ ...d, path: ["runs", index, ...d.path] })) } : {}),
+  });
 }
 
 /**
@@ -85,6 +98,8 @@ export interface AdmissionDeps {
   modelMissing: string[];
   /** OSPREY_ALLOW_PRIVATE_HOSTS: start URLs and webhook URLs on these hosts pass the address policy. */
   allowPrivateHosts: AllowedHost[];
+  /** Whether use_vault can be honoured (the API can check the account's vault items); false refuses it with 403. */
+  vault: boolean;
 }
 
 /** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
@@ -98,7 +113,7 @@ export function admitRun(deps: AdmissionDeps, auth: AuthContext, body: RunReques
       `The automation agent has no model configured on this server. Set ${deps.modelMissing.join(", ")} (OSPREY_LLM_PROVIDER is openai or anthropic; OSPREY_LLM_BASE_URL points at a compatible server) and restart.`,
     );
   }
-  refuseUnavailableFeatures(body);
+  refuseUnavailableFeatures(body, deps);
   const target = checkUrl(body.url, deps.allowPrivateHosts);
   if (!target.ok) {
     throw new AppError(

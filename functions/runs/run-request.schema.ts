@@ -155,7 +155,8 @@ export const RunRequestSchema = z
     capture_config: CaptureConfigSchema.optional(),
     webhook_url: webhookUrl.optional(),
     use_vault: z.boolean().default(false).openapi({
-      description: "Default false. When true, enabled vault items are available to the run.",
+      description:
+        "Default false. When true, the account's enabled vault items (or exactly credential_item_ids) are available to the agent by reference: it fills a field with a credential without ever seeing the value, and only on the item's own domains.",
       example: false,
     }),
     credential_item_ids: z

@@ -15,9 +15,10 @@ import { type PageRequest, toPage } from "../lib/pagination.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
+import type { RunCredentials } from "../vault/run-credentials.ts";
 import type { RunRow } from "./run.repo.ts";
 import { liveViewOpen, type RunScreenshot, type RunWire, runToWire } from "./run.wire.ts";
-import { admitRun, inChild } from "./run-admission.ts";
+import { admitRun, inChild, inChildAsync } from "./run-admission.ts";
 import type { RunLifecycle } from "./run-lifecycle.ts";
 import { assertValidOutputSchema } from "./run-policy.ts";
 import type { RunRequest } from "./run-request.schema.ts";
@@ -40,6 +41,11 @@ export interface RunServiceDeps {
    * a stream ends; the run itself goes on. Unset: no limit beyond the run's own budget.
    */
   responseCapMs?: number;
+  /**
+   * The account's vault items, for use_vault runs: admission checks credential_item_ids against
+   * them (400 naming the entry). Absent: use_vault is refused with 403.
+   */
+  credentials?: Pick<RunCredentials, "admit">;
 }
 
 /** How long /run waits beyond the run's own duration budget before answering with the run as it stands. */
@@ -65,7 +71,12 @@ export function runService(deps: RunServiceDeps) {
   const wire = (row: RunRow, screenshots?: RunScreenshot[]) => runToWire(row, publicUrl(), deps.clock.now(), screenshots);
 
   /** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
-  const admit = (auth: AuthContext, body: RunRequest): void => admitRun(deps, auth, body);
+  const admissionDeps = { ...deps, vault: deps.credentials !== undefined };
+  const admit = (auth: AuthContext, body: RunRequest): void => admitRun(admissionDeps, auth, body);
+  /** After admit: the named vault items must be the account's and enabled (a database read). */
+  const admitCredentials = async (auth: AuthContext, body: RunRequest): Promise<void> => {
+    if (body.use_vault) await deps.credentials?.admit(auth.account.id, body.credential_item_ids);
+  };
 
   const capMessage = (open: number, max: number) =>
     `This account has ${open} pending runs, the maximum its plan allows is ${max}; wait for one to finish.`;
@@ -171,6 +182,7 @@ export function runService(deps: RunServiceDeps) {
     /** /run, /run-async, /run-sse: admitted, inserted (within the pending-run cap), enqueued. */
     async create(auth: AuthContext, body: RunRequest, entry: Exclude<RunEntry, "batch">): Promise<RunRow> {
       admit(auth, body);
+      await admitCredentials(auth, body);
       const created = await insertAndEnqueue(auth, body, entry, null);
       if (!created.ok) throw new AppError("RATE_LIMIT_EXCEEDED", capMessage(created.open, auth.account.limits.maxPendingRuns));
       return created.row;
@@ -185,6 +197,7 @@ export function runService(deps: RunServiceDeps) {
       // Every child's output_schema first, so a 400 anywhere wins over another child's 403.
       for (const [i, b] of bodies.entries()) inChild(i, () => assertValidOutputSchema(b));
       for (const [i, b] of bodies.entries()) inChild(i, () => admit(auth, b));
+      for (const [i, b] of bodies.entries()) await inChildAsync(i, () => admitCredentials(auth, b));
       const batchId = newId("batch");
       const slots: (
         | { index: number; run_id: string; status: RunStatus }

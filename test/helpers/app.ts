@@ -19,6 +19,7 @@ import { type SearchServiceDeps, searchService } from "../../functions/search/se
 import { createServices, type Services } from "../../functions/services/index.ts";
 import type { SessionService } from "../../functions/sessions/session.service.ts";
 import { memoryBlobStore } from "../../functions/storage/blob-store.ts";
+import { runCredentials } from "../../functions/vault/run-credentials.ts";
 import type { VaultService } from "../../functions/vault/vault.service.ts";
 import type { Plan } from "../../schema/plans.ts";
 
@@ -96,6 +97,8 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     queue: unavailableQueue("no queue in this test"),
     blobs: memoryBlobStore(),
     model: null,
+    // As the server: use_vault admission checks the account's items (pass `credentials: undefined` for a deployment without a vault).
+    credentials: runCredentials({ db, keyring: null, providers: {} }),
     ...opts.runs,
     lifecycle,
     logger,

@@ -13,13 +13,14 @@ export const VALID = { url: "https://example.com/start", goal: "Find the price o
 
 /** A context whose runs are accepted and stay PENDING: a real queue, a model, and no worker. */
 export function acceptingContext(db: Db): TestContext {
-  return createTestContext(db, {
-    runs: {
-      queue: createPgQueue({ db }),
-      model: { provider: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: null },
-    },
-  });
+  return createTestContext(db, { runs: acceptingRuns(db) });
 }
+
+/** The run adapters of acceptingContext: a real queue and a model (never called: no worker). */
+export const acceptingRuns = (db: Db) => ({
+  queue: createPgQueue({ db }),
+  model: { provider: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: null },
+});
 
 /** A key of a new account on `plan` with `credits` (default 1000). */
 export async function fundedKey(

@@ -170,8 +170,10 @@ describe.each(driverCases(["pglite"]))("batches, listing, get and cancel on $dri
       expect(err.error.message).toMatch(/capture_html/);
       expect(err.error.message).toContain("runs.1");
       expect((await list(key)).total).toBe(0);
-      const vault = { runs: [VALID, { ...VALID, use_vault: true }] };
-      await expectError(await ctx.postJson(key, BATCH, vault), 403, "FORBIDDEN");
+      const vault = { runs: [VALID, { ...VALID, use_vault: true, credential_item_ids: ["cred:vc_x:Personal:it_x"] }] };
+      const bad = await expectError(await ctx.postJson(key, BATCH, vault), 400, "INVALID_INPUT");
+      expect(bad.error.details.map((d: Json) => d.path)).toEqual([["runs", 1, "credential_item_ids", 0]]);
+      expect(bad.error.message).toContain("body.runs.1.credential_item_ids.0");
       expect((await list(key)).total).toBe(0);
     });
 

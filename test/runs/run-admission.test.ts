@@ -3,7 +3,16 @@ import { MAX_BODY_BYTES } from "../../functions/http/compose.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { acceptingContext, expectError, expectInvalid, fundedKey, type Json, okJson, VALID } from "./run-admission-helpers.ts";
+import {
+  acceptingContext,
+  acceptingRuns,
+  expectError,
+  expectInvalid,
+  fundedKey,
+  type Json,
+  okJson,
+  VALID,
+} from "./run-admission-helpers.ts";
 
 /**
  * Run admission through the HTTP API (spec 4.1, 5, 7.1, 7.3, 9.4): the 400 validation of the run
@@ -350,15 +359,21 @@ describe.each(driverCases(["pglite"]))("run admission on $driver", ({ open }) =>
   });
 
   describe("features this server does not have yet", () => {
-    it("use_vault true → 403", async () => {
-      const err = await expectError(await postAsync({ ...VALID, use_vault: true }), 403, "FORBIDDEN");
-      expect(err.error.message).toMatch(/use_vault/);
+    it("use_vault true on a deployment without a vault → 403 (refused, never ignored)", async () => {
+      const bare = createTestContext(database.db, { runs: { ...acceptingRuns(database.db), credentials: undefined } });
+      const k = await fundedKey(bare);
+      const err = await expectError(await bare.postJson(k.key, ASYNC, { ...VALID, use_vault: true }), 403, "FORBIDDEN");
+      expect(err.error.message).toMatch(/use_vault is not available on this deployment/);
     });
 
-    it("use_vault with credential_item_ids → 403 too (credentials in runs are not built yet; refused, never ignored)", async () => {
+    it("use_vault true with no items is accepted (the agent simply has no credentials)", async () => {
+      expect((await okJson(await postAsync({ ...VALID, use_vault: true }))).status).toBe("PENDING");
+    });
+
+    it("a credential_item_ids entry that is not the account's → 400 naming it", async () => {
       const body = { ...VALID, use_vault: true, credential_item_ids: ["cred:conn_7:Personal:item_1"] };
-      const err = await expectError(await postAsync(body), 403, "FORBIDDEN");
-      expect(err.error.message).toMatch(/use_vault is not available on this server yet/);
+      const err = await expectInvalid(await postAsync(body), ["credential_item_ids", 0]);
+      expect(err.error.message).toContain("cred:conn_7:Personal:item_1");
     });
 
     it("use_profile true without profile_id → 400 with a use_profile detail", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseDomain } from "../../functions/vault/domains.ts";
+import { credentialAllowedOn, normaliseDomain, registrableDomain } from "../../functions/vault/domains.ts";
 import { formatItemId, parseItemId } from "../../functions/vault/item-ref.ts";
 
 describe("normaliseDomain", () => {
@@ -53,4 +53,37 @@ describe("item ids (cred:<connection_id>:<vault_name>:<item_id>)", () => {
       expect(parseItemId(value)).toBeNull();
     },
   );
+});
+
+describe("credentialAllowedOn: a page's registrable domain must be one of the item's", () => {
+  it.each([
+    [["bank.test"], "https://bank.test/login", true],
+    [["bank.test"], "https://login.bank.test/", true],
+    [["login.bank.test"], "https://www.bank.test/", true], // same registrable domain (bank.test)
+    [["bank.example.co.uk"], "https://secure.example.co.uk/", true], // eTLD+1 is example.co.uk
+    [["bank.test"], "https://bank-login.test/", false], // look-alike
+    [["bank.test"], "https://bank.test.evil.test/", false], // the item's name as a subdomain of another site
+    [["bank.test"], "https://evilbank.test/", false],
+    [["alice.github.io"], "https://bob.github.io/", false], // a private public suffix: different sites
+    [["alice.github.io"], "https://alice.github.io/x", true],
+    [["example.co.uk"], "https://other.co.uk/", false],
+    [["127.0.0.1"], "http://127.0.0.1:8080/login", true],
+    [["127.0.0.1"], "http://127.0.0.2/", false],
+    [["localhost"], "http://localhost:3000/", true],
+    [["bank.test"], "ftp://bank.test/", false],
+    [["bank.test"], "javascript:alert(1)", false],
+    [["bank.test"], "not a url", false],
+    [["bank.test"], "about:blank", false],
+    [["BANK.test."], "https://Bank.Test./", true],
+    [[], "https://bank.test/", false],
+  ])("%j on %s → %s", (domains, url, allowed) => {
+    expect(credentialAllowedOn(domains, url)).toBe(allowed);
+  });
+
+  it("registrableDomain keeps IP addresses and bare suffixes whole", () => {
+    expect(registrableDomain("a.b.bank.test")).toBe("bank.test");
+    expect(registrableDomain("10.0.0.1")).toBe("10.0.0.1");
+    expect(registrableDomain("co.uk")).toBe("co.uk");
+    expect(registrableDomain("[::1]")).toBe("[::1]");
+  });
 });

@@ -51,9 +51,12 @@ const RUN_RULES = [
   "FAILED with INSUFFICIENT_CREDITS. The pending-run cap (runs PENDING or RUNNING) is the plan's concurrency",
   "(free 2, payg 5, starter 10, pro 25): over it the answer is 429 without Retry-After, its message giving the",
   "count and the maximum. With no model configured on the server every automation endpoint answers 403 naming",
-  "the OSPREY_LLM_* variables to set. Not yet available on this server (refused, never ignored): vault items in",
-  "runs (use_vault → 403; the items themselves are served at /v1/vault/items), Browser Context Profiles (use_profile → 400 without",
-  "profile_id, 404 with one) and proxies (proxy_config → 403).",
+  "the OSPREY_LLM_* variables to set. Vault items (use_vault): every credential_item_ids entry must be an enabled",
+  "item of the caller's account, else 400 INVALID_INPUT with a detail per failing entry (credential_item_ids.<i>),",
+  "before the run exists; the agent sees labels, domains and field names, and a value is typed into the browser",
+  "only on a page whose registrable domain is one of the item's, never shown to the model or stored in steps,",
+  "events, webhooks, artifacts or logs. Not yet available on this server (refused, never ignored): Browser Context",
+  "Profiles (use_profile → 400 without profile_id, 404 with one) and proxies (proxy_config → 403).",
 ].join(" ");
 
 const runErrors = errorResponses(400, 403, 413, 429);
