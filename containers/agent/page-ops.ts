@@ -102,12 +102,20 @@ export interface FieldInfo {
   type: string;
 }
 
+/**
+ * What an action may know of a field. A secret field's value is never read out: passwords, card
+ * numbers and one-time codes, and any input or textarea masked with `-webkit-text-security` (how
+ * fill_credential hides what it typed, even in a username field or after a "show password" toggle).
+ */
 export function fieldInfo(el: Element): FieldInfo {
   const field = el as HTMLInputElement;
   const tag = el.localName;
   const type = (field.type ?? "").toLowerCase();
   const ac = (el.getAttribute("autocomplete") ?? "").toLowerCase();
-  const secret = type === "password" || /cc-|one-time-code|current-password|new-password/.test(ac);
+  const masked =
+    (tag === "input" || tag === "textarea") &&
+    !["", "none"].includes(getComputedStyle(el).getPropertyValue("-webkit-text-security"));
+  const secret = masked || type === "password" || /cc-|one-time-code|current-password|new-password/.test(ac);
   const editable =
     (tag === "input" && !["button", "submit", "reset", "checkbox", "radio", "file", "image", "hidden"].includes(type)) ||
     tag === "textarea" ||

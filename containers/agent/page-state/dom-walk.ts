@@ -143,14 +143,19 @@ export function walkFrame(maxText: number): FrameCapture {
   function record(el: HTMLElement, role: string, control: HTMLElement, shadowDepth: number): void {
     const raw: RawElement = { role, name: nameOf(control), tag: el.localName, box: boxOf(el) };
     if (control !== el) raw.name = clip(plain(el), 100) || raw.name;
+    // A field masked with -webkit-text-security holds a credential fill_credential typed: secret like a password.
+    const masked =
+      (control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement) &&
+      !["", "none"].includes(getComputedStyle(control).getPropertyValue("-webkit-text-security"));
     if (control instanceof HTMLInputElement) {
       raw.type = control.type;
-      const secret = control.type === "password" || SECRET_AUTOCOMPLETE.test(control.autocomplete);
+      const secret = masked || control.type === "password" || SECRET_AUTOCOMPLETE.test(control.autocomplete);
       if (control.type === "checkbox" || control.type === "radio") raw.checked = control.checked;
       else if (secret) raw.filled = control.value.length > 0;
       else if (!["submit", "button", "reset", "image", "file"].includes(control.type) && control.value)
         raw.value = clip(control.value, 200);
-    } else if (control instanceof HTMLTextAreaElement && control.value) raw.value = clip(control.value, 300);
+    } else if (control instanceof HTMLTextAreaElement && masked) raw.filled = control.value.length > 0;
+    else if (control instanceof HTMLTextAreaElement && control.value) raw.value = clip(control.value, 300);
     else if (control instanceof HTMLSelectElement) {
       const picked = Array.from(control.selectedOptions).map((o) => clip(o.text, 60));
       if (picked.length) raw.value = picked.join(", ");

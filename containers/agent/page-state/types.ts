@@ -13,7 +13,10 @@ export interface RawElement {
   role: string;
   /** Accessible name (approximation of accname: labelledby, aria-label, labels, alt, title, text). */
   name: string;
-  /** Current value of a field; never present for secret fields (passwords, card numbers, one-time codes). */
+  /**
+   * Current value of a field; never present for secret fields (passwords, card numbers, one-time
+   * codes, and fields masked with -webkit-text-security, which is how fill_credential marks them).
+   */
   value?: string;
   tag: string;
   type?: string;
