@@ -37,21 +37,28 @@ export interface ActionOptions {
   maxExtractChars?: number;
   /** Longest wait for a navigation. Default 30 s. */
   navigationTimeoutMs?: number;
+  /** Carries out fill_credential (credential-fill.ts); absent when the run has no credentials. */
+  fillCredential?: (
+    session: RunSession,
+    state: PageState,
+    action: Extract<Action, { name: "fill_credential" }>,
+  ) => Promise<ActionResult>;
 }
 
 /** Characters of page Markdown the `extract` action returns (about 3k tokens). */
 export const EXTRACT_MAX_CHARS = 12_000;
 const NAV_TIMEOUT_MS = 30_000;
 
-const fail = (message: string): ActionResult => ({ ok: false, message });
-const errText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "";
+export const fail = (message: string): ActionResult => ({ ok: false, message });
+export const errText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "";
 
-function describeEl(state: PageState, index: number): string {
+export function describeEl(state: PageState, index: number): string {
   const el = state.elements.find((e) => e.index === index);
   return el ? `[${index}] ${el.role}${el.name ? ` "${el.name.slice(0, 60)}"` : ""}` : `[${index}]`;
 }
 
-async function withElement(
+/** Runs `fn` on the element [index] of `state`; a stale or unknown index, or an error thrown in `fn`, is a failed result. */
+export async function withElement(
   page: Page,
   state: PageState,
   index: number,
@@ -75,7 +82,7 @@ async function withElement(
 }
 
 /** What changed after an action: navigation, a new tab, or the DOM. */
-async function changes(session: RunSession, page: Page, before: Snapshot): Promise<string> {
+export async function changes(session: RunSession, page: Page, before: Snapshot): Promise<string> {
   await settle(page);
   const active = session.activePage();
   if (session.pages().length > before.tabs && active !== page) {
@@ -87,13 +94,13 @@ async function changes(session: RunSession, page: Page, before: Snapshot): Promi
   return now.sig !== before.dom.sig ? "The page changed." : "Nothing visible changed on the page.";
 }
 
-interface Snapshot {
+export interface Snapshot {
   url: string;
   tabs: number;
   dom: { doc: number; sig: string };
 }
 
-async function snapshot(session: RunSession, page: Page): Promise<Snapshot> {
+export async function snapshot(session: RunSession, page: Page): Promise<Snapshot> {
   return { url: page.url(), tabs: session.pages().length, dom: await domSignature(page) };
 }
 
@@ -253,6 +260,9 @@ export async function executeAction(
         return await click(session, page, state, action.index);
       case "type":
         return await type(session, page, state, action);
+      case "fill_credential":
+        if (!opts.fillCredential) return fail("This run has no credentials; fill_credential is not available.");
+        return await opts.fillCredential(session, state, action);
       case "select_option":
         return await select(session, page, state, action.index, action.option);
       case "scroll":

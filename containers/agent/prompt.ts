@@ -1,10 +1,39 @@
+import type { RunCredentialItem } from "../../functions/vault/run-credentials.ts";
 import type { AgentTask } from "./agent.types.ts";
 import type { ModelMessage } from "./model/types.ts";
 import { type PageState, renderPageState } from "./page-state/index.ts";
 
 /** The agent's messages: the system prompt, the goal, and each turn's page state (older states compacted). */
 
-export function systemPrompt(task: AgentTask): string {
+/**
+ * The credentials section of the system prompt: each item by number, with its domains and field
+ * names (never a value), and how fill_credential uses them.
+ */
+export function credentialsSection(items: readonly RunCredentialItem[]): string[] {
+  const lines = [
+    "",
+    "Credentials: the user's vault gives you these logins. You never see their values: fill a field with fill_credential (the",
+    "credential's number, one of its fields or \"totp\" for its one-time code, and the field's index). A filled field shows as",
+    "`filled` in the page state, and wherever the site repeats a value it appears as [credential]. A credential fills only on its",
+    "own domains (and their subdomains), and a password only into a password field.",
+  ];
+  items.forEach((item, i) => {
+    const fields = item.fields.map((f) => `${f.fieldId} (${JSON.stringify(f.label)}, ${f.type})`);
+    if (item.hasTotp) fields.push("one-time code (totp)");
+    lines.push(
+      `${i + 1}. ${JSON.stringify(item.label)}; domains: ${item.domains.join(", ") || "(none)"}; fields: ${fields.join(", ") || "(none)"}`,
+    );
+  });
+  return lines;
+}
+
+const NO_CREDENTIALS_RULE = "- Do not enter credentials or personal data unless the goal gives them to you.";
+const CREDENTIALS_RULE =
+  "- Log in only with fill_credential and the credentials listed below; never type a password or one-time code yourself. Do not\n" +
+  "  enter other personal data unless the goal gives it to you.";
+
+/** The system prompt; `credentials` (the run's vault items, when it has any) adds their list and the fill_credential rule. */
+export function systemPrompt(task: AgentTask, credentials: readonly RunCredentialItem[] = []): string {
   const lines = [
     "You operate a web browser to reach a user's goal. Each turn you receive the current page state and call exactly one tool.",
     "",
@@ -20,7 +49,7 @@ export function systemPrompt(task: AgentTask): string {
     "- If an element is covered by a popup, cookie banner or dialog, close or answer that first.",
     "- Scroll to see more of a long page; use extract to read the whole page as text when the state is not enough.",
     "- Only report what you actually saw on the pages. Never invent data, prices, names or results.",
-    "- Do not enter credentials or personal data unless the goal gives them to you.",
+    credentials.length ? CREDENTIALS_RULE : NO_CREDENTIALS_RULE,
     "- When the goal is reached, call done with success=true and the result. If it cannot be reached (the site refuses, the data does",
     "  not exist, you are stuck), call done with success=false and a message explaining why.",
     `- You have at most ${task.maxSteps} steps and ${Math.round(task.maxDurationMs / 1000)} seconds; finish as soon as you can.`,
@@ -28,6 +57,7 @@ export function systemPrompt(task: AgentTask): string {
   if (task.mode === "strict") {
     lines.push("- Strict mode: the run stops at the first failed action or unexpected page; act precisely.");
   }
+  if (credentials.length) lines.push(...credentialsSection(credentials));
   if (task.outputSchema) {
     lines.push(
       "",
@@ -82,9 +112,9 @@ export class History {
   private lastState = -1;
   private lastStateSummary = "";
 
-  constructor(task: AgentTask) {
+  constructor(task: AgentTask, credentials: readonly RunCredentialItem[] = []) {
     this.messages = [
-      { role: "system", text: systemPrompt(task) },
+      { role: "system", text: systemPrompt(task, credentials) },
       { role: "user", text: goalMessage(task) },
     ];
   }

@@ -9,6 +9,7 @@ export type Action =
   | { name: "navigate"; url: string }
   | { name: "click"; index: number }
   | { name: "type"; index: number; text: string; submit: boolean; clear: boolean }
+  | { name: "fill_credential"; index: number; credential: number; field: string }
   | { name: "select_option"; index: number; option: string }
   | { name: "scroll"; direction: "up" | "down"; amount: number; index?: number }
   | { name: "go_back" }
@@ -39,8 +40,29 @@ const tool = (name: string, description: string, properties: Record<string, unkn
   parameters: { type: "object", properties: { purpose: PURPOSE, ...properties }, required: ["purpose", ...required] },
 });
 
-/** The tool list; with an output schema the `done` result is described by it. */
-export function agentTools(outputSchema?: Record<string, unknown>): ToolDefinition[] {
+/** Offered only to a run with vault credentials (the system prompt lists them by number). */
+const FILL_CREDENTIAL = tool(
+  "fill_credential",
+  "Fill the field [index] with a value of one of your credentials (numbered in the system prompt) without seeing it. The field " +
+    "is cleared first; press Enter or click the form's button afterwards. A password fills only into a password field, and a " +
+    "credential only on its own domains.",
+  {
+    index: INDEX,
+    credential: { type: "integer", minimum: 1, description: "The credential's number in the system prompt's list." },
+    field: {
+      type: "string",
+      description:
+        'One of the credential\'s fields, by id or label (e.g. "username", "password"), or "totp" for its one-time code.',
+    },
+  },
+  ["index", "credential", "field"],
+);
+
+/**
+ * The tool list; with an output schema the `done` result is described by it. fill_credential is
+ * offered when the run has at least one credential.
+ */
+export function agentTools(outputSchema?: Record<string, unknown>, opts: { credentials?: boolean } = {}): ToolDefinition[] {
   const result = outputSchema
     ? { ...outputSchema, description: "The final answer; it must satisfy the output JSON schema." }
     : { description: "The final answer: a JSON object with the data asked for, or a short text." };
@@ -53,6 +75,7 @@ export function agentTools(outputSchema?: Record<string, unknown>): ToolDefiniti
       { index: INDEX, text: { type: "string" }, submit: { type: "boolean" }, clear: { type: "boolean" } },
       ["index", "text"],
     ),
+    ...(opts.credentials ? [FILL_CREDENTIAL] : []),
     tool(
       "select_option",
       "Choose an option of the drop-down [index] by its visible text or its value.",
@@ -131,6 +154,15 @@ function toAction(name: string, a: Record<string, unknown>): Action {
         submit: bool(a.submit, false),
         clear: bool(a.clear, true),
       };
+    case "fill_credential": {
+      const field = str(a.field)?.trim();
+      return {
+        name,
+        index: index(),
+        credential: need(int(a.credential), "`credential` must be the credential's number (an integer)"),
+        field: need(field || undefined, '`field` must be the name of one of the credential\'s fields, or "totp"'),
+      };
+    }
     case "select_option":
       return {
         name,
@@ -186,6 +218,8 @@ export function describeAction(action: Action): string {
       return `Open ${action.url}`;
     case "type":
       return `Type into [${action.index}]`;
+    case "fill_credential":
+      return `Fill credential ${action.credential} field ${JSON.stringify(action.field)} into [${action.index}]`;
     case "click":
     case "select_option":
       return `${action.name === "click" ? "Click" : "Choose an option of"} [${action.index}]`;
