@@ -3,12 +3,14 @@ import type { OutputSchema } from "../../functions/runs/output-schema.ts";
 import { type ActionResult, executeAction, openUrl } from "./actions.ts";
 import type { AgentDeps, AgentHooks, AgentOutcome, AgentStep, AgentTask } from "./agent.types.ts";
 import { readState, stepCaptures } from "./capture-step.ts";
+import { credentialFiller } from "./credential-fill.ts";
 import { finishRun } from "./done.ts";
 import { ModelError, type ModelResponse, type ToolCall, type Usage } from "./model/types.ts";
 import { abortable, DeadlineReached, failed, outcomeOf, taskFailed, timedOut } from "./outcome.ts";
 import type { PageState } from "./page-state/index.ts";
 import { PageWatch } from "./page-watch.ts";
 import { History } from "./prompt.ts";
+import { SecretScrubber } from "./secret-scrub.ts";
 import { type Action, agentTools, parseToolCall, READ_ONLY_ACTIONS } from "./tools.ts";
 
 /**
@@ -26,6 +28,12 @@ import { type Action, agentTools, parseToolCall, READ_ONLY_ACTIONS } from "./too
  *   3. made the page open a JavaScript dialog, or
  *   4. made the browser refuse a request under the address policy.
  * Malformed tool calls are not page states and are handled as in standard mode.
+ *
+ * Credentials (deps.credentials): fill_credential types vault values the model never sees
+ * (credential-fill.ts). Every value revealed goes to the run's SecretScrubber, which replaces it
+ * wherever it could leave the run: the page states and tool results the model reads (and, as a last
+ * guard, each whole request to it), the step records and the outcome. The actions themselves work
+ * on the page state as read.
  */
 
 /** Consecutive unusable model replies (broken tool JSON) that end the run. */
@@ -51,16 +59,18 @@ export async function runAgent(task: AgentTask, deps: AgentDeps, hooks: AgentHoo
   if (hooks.signal.aborted) onAbort();
   const timer = setTimeout(() => ctl.abort(new DeadlineReached()), Math.max(0, task.maxDurationMs));
   const watch = new PageWatch(deps.logger);
+  const scrubber = new SecretScrubber();
   try {
-    return await new AgentRun(task, deps, hooks, ctl.signal, watch).run();
+    return scrubber.scrubDeep(await new AgentRun(task, deps, hooks, ctl.signal, watch, scrubber).run());
   } catch (err) {
-    return outcomeOf(err, {
+    const outcome = outcomeOf(err, {
       signal: hooks.signal,
       runSignal: ctl.signal,
       session: deps.session,
       logger: deps.logger,
       maxDurationMs: task.maxDurationMs,
     });
+    return scrubber.scrubDeep(outcome);
   } finally {
     clearTimeout(timer);
     hooks.signal.removeEventListener("abort", onAbort);
@@ -74,6 +84,8 @@ class AgentRun {
   private readonly hooks: AgentHooks;
   private readonly signal: AbortSignal;
   private readonly watch: PageWatch;
+  private readonly scrubber: SecretScrubber;
+  private readonly fillCredential: ReturnType<typeof credentialFiller> | undefined;
   private readonly history: History;
   private readonly now: () => number;
   private readonly started: number;
@@ -88,14 +100,24 @@ class AgentRun {
   private reminded = false;
   private state!: PageState;
 
-  constructor(task: AgentTask, deps: AgentDeps, hooks: AgentHooks, signal: AbortSignal, watch: PageWatch) {
+  constructor(
+    task: AgentTask,
+    deps: AgentDeps,
+    hooks: AgentHooks,
+    signal: AbortSignal,
+    watch: PageWatch,
+    scrubber: SecretScrubber,
+  ) {
     this.task = task;
     this.deps = deps;
     this.hooks = hooks;
     this.signal = signal;
     this.watch = watch;
-    this.history = new History(task);
+    this.scrubber = scrubber;
     this.now = deps.now ?? Date.now;
+    const kit = deps.credentials?.items.length ? deps.credentials : undefined;
+    this.fillCredential = kit ? credentialFiller({ kit, scrubber, now: this.now }) : undefined;
+    this.history = new History(task, kit?.items);
     this.started = this.now();
   }
 
@@ -141,8 +163,8 @@ class AgentRun {
       try {
         res = await this.deps.model.complete(
           {
-            messages: this.history.messages,
-            tools: agentTools(task.outputSchema),
+            messages: this.scrubber.messages(this.history.messages),
+            tools: agentTools(task.outputSchema, { credentials: this.fillCredential !== undefined }),
             toolChoice: "required",
             maxTokens: MAX_OUTPUT_TOKENS,
           },
@@ -193,7 +215,8 @@ class AgentRun {
       activeTab: pages.indexOf(this.session.activePage()),
       dialogs: this.watch.drainDialogs(),
     };
-    this.history.pushState(this.state, notes, this.task.vision ? this.state.screenshot : undefined);
+    const state = this.scrubber.state(this.state);
+    this.history.pushState(state, this.scrubber.scrubDeep(notes), this.task.vision ? state.screenshot : undefined);
   }
 
   /** Carries out one tool call; returns the outcome when the run ends with it. */
@@ -221,10 +244,14 @@ class AgentRun {
         this.acted = true;
       }
       result = await abortable(
-        executeAction(session, this.state, parsed.action, { extractor: this.deps.extractor }),
+        executeAction(session, this.state, parsed.action, {
+          extractor: this.deps.extractor,
+          fillCredential: this.fillCredential,
+        }),
         this.signal,
       );
     }
+    result = { ...result, message: this.scrubber.scrub(result.message) };
     const actionMs = Date.now() - t1;
     // What was typed into a secret field is not kept in the step record (the model's message says "the secret value").
     if (result.secret && "text" in args) args.text = "[secret]";
@@ -242,16 +269,18 @@ class AgentRun {
     const page = session.activePage();
     const t2 = Date.now();
     if (!parsed.ok || parsed.action.name !== "done") this.state = await abortable(readState(page, task.vision), this.signal);
-    const captures = await abortable(stepCaptures(page, this.state, task.capture), this.signal);
+    const shown = this.scrubber.state(this.state);
+    const captures = await abortable(stepCaptures(page, shown, task.capture), this.signal);
     const step: AgentStep = {
       step: ++this.reported,
-      purpose: parsed.purpose,
-      action: { name: parsed.ok ? parsed.action.name : call.name, args },
+      purpose: this.scrubber.scrub(parsed.purpose),
+      action: { name: parsed.ok ? parsed.action.name : call.name, args: this.scrubber.scrubDeep(args) },
       ok: result.ok,
       message: result.message,
-      url: this.state.url,
-      title: this.state.title,
+      url: shown.url,
+      title: shown.title,
       ...captures,
+      ...(captures.html === undefined ? {} : { html: this.scrubber.scrub(captures.html) }),
       modelMs,
       actionMs,
       captureMs: Date.now() - t2,
