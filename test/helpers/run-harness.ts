@@ -9,14 +9,16 @@ import type { ModelConfig } from "../../functions/config/model-settings.ts";
 import type { Db } from "../../functions/db/db.ts";
 import { inlineExtractor } from "../../functions/extract/pool.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
+import type { Resolver } from "../../functions/net/address-policy.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import type { RunQueue } from "../../functions/queue/queue.ts";
 import { type RunLifecycle, runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier, type RunNotifier } from "../../functions/runs/run-notifier.ts";
 import { type BlobStore, memoryBlobStore } from "../../functions/storage/blob-store.ts";
+import type { RunCredentials } from "../../functions/vault/run-credentials.ts";
 import type { Plan } from "../../schema/plans.ts";
 import { call, idx, type ScriptStep, stateText } from "../agent/loop/harness.ts";
-import { createTestContext, type TestContext } from "./app.ts";
+import { createTestContext, type TestContext, type TestContextOptions } from "./app.ts";
 import type { DriverCase, TestDatabase } from "./databases.ts";
 import { type AgentFixtureSite, LOGIN, startFixtureSite } from "./fixture-site.ts";
 import { type Protocol, type Script, type ScriptedModel, startScriptedModel } from "./scripted-model.ts";
@@ -62,6 +64,16 @@ export async function startRunHarness(
     allowPrivateHosts?: AllowedHost[];
     /** Replaces the default Postgres queue (e.g. the SQS adapter); built from the harness's run lifecycle. */
     queue?: (deps: { lifecycle: RunLifecycle; logger: Logger }) => RunQueue;
+    /** Hosts the browser (and the run API's start URLs) may reach beyond the fixture site's, e.g. named test sites. */
+    browserHosts?: AllowedHost[];
+    /** The browser's DNS (a stub mapping test names to 127.0.0.1). */
+    resolver?: Resolver;
+    /** The vault's run side, for the API's admission and every worker (default: the test context's, which reveals nothing). */
+    credentials?: RunCredentials;
+    /** Where artifacts go (default: memory). */
+    blobs?: BlobStore;
+    /** The vault API (sync, list), as createTestContext takes it. */
+    vault?: TestContextOptions["vault"];
   } = {},
 ): Promise<RunHarness> {
   const logger = opts.logger ?? silentLogger;
@@ -74,7 +86,7 @@ export async function startRunHarness(
     apiKey: model.apiKey,
   };
   const notifier = createRunNotifier();
-  const blobs = memoryBlobStore();
+  const blobs = opts.blobs ?? memoryBlobStore();
   // One lifecycle for the app and every worker, as in the server: a finish wakes its readers at once.
   const lifecycle = runLifecycle({ db, notifier, publicUrl: () => PUBLIC_URL });
   const queue =
@@ -88,7 +100,8 @@ export async function startRunHarness(
   const browsers = createRunBrowserPool({
     executablePath: CHROME,
     maxConcurrency: 3,
-    allowPrivateHosts: [hostOf(site.url), hostOf(site.origin2Url)],
+    allowPrivateHosts: [hostOf(site.url), hostOf(site.origin2Url), ...(opts.browserHosts ?? [])],
+    ...(opts.resolver ? { resolver: opts.resolver } : {}),
     logger,
   });
   const ctx = createTestContext(db, {
@@ -98,9 +111,16 @@ export async function startRunHarness(
       queue,
       blobs,
       model: modelConfig,
-      allowPrivateHosts: [hostOf(site.url), hostOf(site.origin2Url), ...(opts.allowPrivateHosts ?? [])],
+      allowPrivateHosts: [
+        hostOf(site.url),
+        hostOf(site.origin2Url),
+        ...(opts.browserHosts ?? []),
+        ...(opts.allowPrivateHosts ?? []),
+      ],
       heartbeatMs: opts.heartbeatMs,
+      ...(opts.credentials ? { credentials: opts.credentials } : {}),
     },
+    ...(opts.vault ? { vault: opts.vault } : {}),
   });
   const workers: RunWorker[] = [];
   return {
@@ -133,6 +153,7 @@ export async function startRunHarness(
         leaseMs: 5_000,
         pollWaitMs: 200,
         cancelPollMs: 100,
+        ...(opts.credentials ? { credentials: opts.credentials } : {}),
         ...overrides,
       });
       worker.start();
