@@ -1,5 +1,6 @@
 export * from "./accounts.ts";
 export * from "./api-keys.ts";
+export * from "./browser-profiles.ts";
 export * from "./browser-sessions.ts";
 export * from "./fetch.ts";
 export * from "./rate-limits.ts";
