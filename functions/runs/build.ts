@@ -2,6 +2,7 @@ import type { AllowedHost } from "../config/config.ts";
 import { type ModelConfig, missingModelSettings } from "../config/model-settings.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { ProfileStore } from "../profiles/profile.types.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import type { RunCredentials } from "../vault/run-credentials.ts";
@@ -23,6 +24,8 @@ export interface BuildRunsInput {
   responseCapMs?: number;
   /** The vault's run side (admission of credential_item_ids); absent refuses use_vault with 403. */
   credentials?: RunCredentials;
+  /** Browser Context Profiles (use_profile admission); absent: no profile exists. */
+  profiles?: Pick<ProfileStore, "resolve">;
 }
 
 /** What the agent surface is given to serve runs. */
@@ -44,6 +47,7 @@ export function buildRuns(input: BuildRunsInput): RunsApi {
     clock: input.clock ?? systemClock,
     ...(input.responseCapMs === undefined ? {} : { responseCapMs: input.responseCapMs }),
     ...(input.credentials ? { credentials: input.credentials } : {}),
+    ...(input.profiles ? { profiles: input.profiles } : {}),
   });
   return { service, blobs: input.blobs, heartbeatMs: input.heartbeatMs };
 }

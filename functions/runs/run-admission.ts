@@ -10,7 +10,7 @@ import type { RunRequest } from "./run-request.schema.ts";
  * written, and the batch helper that names the failing child.
  */
 
-export function refuseUnavailableFeatures(body: RunRequest, deps: Pick<AdmissionDeps, "vault">): void {
+export function refuseUnavailableFeatures(body: RunRequest, deps: Pick<AdmissionDeps, "vault" | "profiles">): void {
   if (body.use_vault && !deps.vault) {
     // A deployment whose API cannot read the vault (no database-backed vault wired): refused,
     // never silently ignored.
@@ -19,15 +19,10 @@ export function refuseUnavailableFeatures(body: RunRequest, deps: Pick<Admission
       "use_vault is not available on this deployment: its API has no credential vault; send use_vault false.",
     );
   }
-  if (body.use_profile && body.profile_id !== undefined) {
-    throw new AppError("NOT_FOUND", `Browser Context Profile ${body.profile_id} was not found.`);
-  }
-  if (body.use_profile) {
-    throw new AppError("INVALID_INPUT", "use_profile is true but no default Browser Context Profile is set for this account.", {
-      details: [
-        { code: "custom", path: ["use_profile"], message: "no default Browser Context Profile is set", location: "body" },
-      ],
-    });
+  if (body.use_profile && !deps.profiles) {
+    // A deployment without profile storage: no profile exists, as 4.1 answers for a missing one.
+    if (body.profile_id !== undefined) throw profileNotFound(body.profile_id);
+    throw noDefaultProfile();
   }
   if (body.proxy_config) {
     throw new AppError(
@@ -100,7 +95,23 @@ export interface AdmissionDeps {
   allowPrivateHosts: AllowedHost[];
   /** Whether use_vault can be honoured (the API can check the account's vault items); false refuses it with 403. */
   vault: boolean;
+  /** Whether Browser Context Profiles are stored here; false answers use_profile as for a profile that does not exist. */
+  profiles: boolean;
 }
+
+export const profileNotFound = (id: string) => new AppError("NOT_FOUND", `Browser Context Profile ${id} was not found.`);
+
+/** use_profile true, no profile_id, and the account has no default profile (spec 4.1: 400). */
+export const noDefaultProfile = () =>
+  new AppError(
+    "INVALID_INPUT",
+    "use_profile is true but no default Browser Context Profile is set for this account (POST /v1/profiles with is_default true, or give profile_id).",
+    {
+      details: [
+        { code: "custom", path: ["use_profile"], message: "no default Browser Context Profile is set", location: "body" },
+      ],
+    },
+  );
 
 /** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
 export function admitRun(deps: AdmissionDeps, auth: AuthContext, body: RunRequest): void {

@@ -12,13 +12,14 @@ import type { Clock } from "../lib/clock.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type PageRequest, toPage } from "../lib/pagination.ts";
+import type { ProfileStore } from "../profiles/profile.types.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import type { RunCredentials } from "../vault/run-credentials.ts";
 import type { RunRow } from "./run.repo.ts";
 import { liveViewOpen, type RunScreenshot, type RunWire, runToWire } from "./run.wire.ts";
-import { admitRun, inChild, inChildAsync } from "./run-admission.ts";
+import { admitRun, inChild, inChildAsync, noDefaultProfile, profileNotFound } from "./run-admission.ts";
 import type { RunLifecycle } from "./run-lifecycle.ts";
 import { assertValidOutputSchema } from "./run-policy.ts";
 import type { RunRequest } from "./run-request.schema.ts";
@@ -46,6 +47,8 @@ export interface RunServiceDeps {
    * them (400 naming the entry). Absent: use_vault is refused with 403.
    */
   credentials?: Pick<RunCredentials, "admit">;
+  /** Browser Context Profiles: use_profile resolves profile_id or the account's default. Absent: none exist. */
+  profiles?: Pick<ProfileStore, "resolve">;
 }
 
 /** How long /run waits beyond the run's own duration budget before answering with the run as it stands. */
@@ -71,11 +74,22 @@ export function runService(deps: RunServiceDeps) {
   const wire = (row: RunRow, screenshots?: RunScreenshot[]) => runToWire(row, publicUrl(), deps.clock.now(), screenshots);
 
   /** The request-time checks of spec 4.1/7.1, in the order a caller can act on them. */
-  const admissionDeps = { ...deps, vault: deps.credentials !== undefined };
+  const admissionDeps = { ...deps, vault: deps.credentials !== undefined, profiles: deps.profiles !== undefined };
   const admit = (auth: AuthContext, body: RunRequest): void => admitRun(admissionDeps, auth, body);
   /** After admit: the named vault items must be the account's and enabled (a database read). */
-  const admitCredentials = async (auth: AuthContext, body: RunRequest): Promise<void> => {
+  const admitStored = async (auth: AuthContext, body: RunRequest): Promise<void> => {
     if (body.use_vault) await deps.credentials?.admit(auth.account.id, body.credential_item_ids);
+    if (body.use_profile && deps.profiles) {
+      const profile = await deps.profiles.resolve(auth.account.id, body.profile_id);
+      if (!profile) throw body.profile_id !== undefined ? profileNotFound(body.profile_id) : noDefaultProfile();
+      if (profile.proxyCountryCode !== null) {
+        // The profile's egress country is part of its identity; runs here cannot route by country.
+        throw new AppError(
+          "FORBIDDEN",
+          `Browser Context Profile ${profile.id} egresses from ${profile.proxyCountryCode}, which runs on this server cannot honour (no proxy pool for runs); clear its proxy_country_code or use it from a browser session.`,
+        );
+      }
+    }
   };
 
   const capMessage = (open: number, max: number) =>
@@ -182,7 +196,7 @@ export function runService(deps: RunServiceDeps) {
     /** /run, /run-async, /run-sse: admitted, inserted (within the pending-run cap), enqueued. */
     async create(auth: AuthContext, body: RunRequest, entry: Exclude<RunEntry, "batch">): Promise<RunRow> {
       admit(auth, body);
-      await admitCredentials(auth, body);
+      await admitStored(auth, body);
       const created = await insertAndEnqueue(auth, body, entry, null);
       if (!created.ok) throw new AppError("RATE_LIMIT_EXCEEDED", capMessage(created.open, auth.account.limits.maxPendingRuns));
       return created.row;
@@ -197,7 +211,7 @@ export function runService(deps: RunServiceDeps) {
       // Every child's output_schema first, so a 400 anywhere wins over another child's 403.
       for (const [i, b] of bodies.entries()) inChild(i, () => assertValidOutputSchema(b));
       for (const [i, b] of bodies.entries()) inChild(i, () => admit(auth, b));
-      for (const [i, b] of bodies.entries()) await inChildAsync(i, () => admitCredentials(auth, b));
+      for (const [i, b] of bodies.entries()) await inChildAsync(i, () => admitStored(auth, b));
       const batchId = newId("batch");
       const slots: (
         | { index: number; run_id: string; status: RunStatus }
