@@ -79,6 +79,12 @@ export class VaultSealError extends Error {
 export const itemSecretAad = (rowId: string): string => `vault_items:${rowId}`;
 /** Associated data of an external provider's token: the vault_connections row it belongs to. */
 export const connectionTokenAad = (connectionId: string): string => `vault_connections:${connectionId}`;
+/**
+ * Associated data of a Browser Context Profile's saved state of one domain: the
+ * browser_profile_domains row (profile id and domain; JSON, so no domain can forge another pair).
+ */
+export const profileDomainAad = (profileId: string, domain: string): string =>
+  `browser_profile_domains:${JSON.stringify([profileId, domain])}`;
 
 export interface Keyring {
   /** The keyId new values are sealed with. */
