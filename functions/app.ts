@@ -4,6 +4,7 @@ import type { AppEnv } from "./http/app-env.ts";
 import { composeApp, type Surface } from "./http/compose.ts";
 import type { IdGenerator } from "./lib/ids.ts";
 import type { Logger } from "./lib/logger.ts";
+import type { ProfileService } from "./profiles/profile.service.ts";
 import type { RunsApi } from "./runs/build.ts";
 import type { SearchService } from "./search/search.service.ts";
 import type { Services } from "./services/index.ts";
@@ -31,11 +32,13 @@ export interface AppDeps {
   sessions?: SessionService | null;
   /** The credential vault (spec 4.3); null or absent: no vault paths (no vault key on this server). */
   vault?: VaultService | null;
+  /** Browser Context Profiles (spec 2.3, 4.4); null or absent: no profile paths (no vault key to seal their states). */
+  profiles?: ProfileService | null;
 }
 
 export function allSurfaces(deps: AppDeps): Surface[] {
   return [
-    agentSurface(deps.services, deps.runs, deps.vault ?? null),
+    agentSurface(deps.services, deps.runs, deps.vault ?? null, deps.profiles ?? null),
     fetchSurface(deps.fetch, deps.services.rateLimits),
     searchSurface(deps.search ?? null),
     browserSurface(deps.sessions ?? null),

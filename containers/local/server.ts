@@ -9,6 +9,8 @@ import { unavailableRenderer } from "../../functions/fetch/renderer.ts";
 import { systemClock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
+import { profileService } from "../../functions/profiles/profile.service.ts";
+import { profileStore } from "../../functions/profiles/profile.store.ts";
 import { buildRuns } from "../../functions/runs/build.ts";
 import { runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
@@ -132,6 +134,8 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   const sessionHost = browserSessions?.host ?? null;
   const sessions = browserSessions?.sessions ?? null;
   const vault = vaultService({ db, clock: systemClock, logger, keyring, providers: vaultProviders });
+  // Browser Context Profiles: each domain's state sealed with the vault keyring (profileStore is what loads and saves it).
+  const profiles = profileService({ db, clock: systemClock, store: profileStore({ db, keyring, logger }) });
   const app = createLocalApp({
     services: runtime.services,
     ids: defaultIds,
@@ -141,6 +145,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     search,
     sessions,
     vault,
+    profiles,
   });
   const closeAdapters = async () => {
     clearInterval(purge);

@@ -2,6 +2,8 @@ import { SQSClient } from "@aws-sdk/client-sqs";
 import type { Config } from "../config/config.ts";
 import { AppError } from "../lib/app-error.ts";
 import { systemClock } from "../lib/clock.ts";
+import { profileService } from "../profiles/profile.service.ts";
+import { profileStore } from "../profiles/profile.store.ts";
 import type { RunQueue } from "../queue/queue.ts";
 import { unavailableQueue } from "../queue/queue.ts";
 import { createSqsQueue } from "../queue/sqs-queue.ts";
@@ -75,16 +77,16 @@ export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
     };
     runs.service = { ...runs.service, create: refuse, createBatch: refuse };
   }
-  // The vault API needs the key that opens provider tokens (sync): served with OSPREY_VAULT_KEY set.
+  // The vault API needs the key that opens provider tokens (sync), and profiles the key that seals
+  // their states: both are served with OSPREY_VAULT_KEY set.
   const key = config.vault.key;
-  const vault = key
-    ? vaultService({
-        db: root.database.db,
-        clock: systemClock,
-        logger: root.logger,
-        keyring: createKeyring(key, config.vault.previousKeys),
-        providers: externalVaultProviders(),
-      })
+  const keyring = key ? createKeyring(key, config.vault.previousKeys) : null;
+  const db = root.database.db;
+  const vault = keyring
+    ? vaultService({ db, clock: systemClock, logger: root.logger, keyring, providers: externalVaultProviders() })
     : null;
-  return agentSurface(root.services, runs, vault);
+  const profiles = keyring
+    ? profileService({ db, clock: systemClock, store: profileStore({ db, keyring, logger: root.logger }) })
+    : null;
+  return agentSurface(root.services, runs, vault, profiles);
 };

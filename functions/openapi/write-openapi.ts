@@ -12,6 +12,8 @@ import { buildFetch } from "../fetch/build.ts";
 import { unavailableRenderer } from "../fetch/renderer.ts";
 import { defaultIds } from "../lib/ids.ts";
 import { silentLogger } from "../lib/logger.ts";
+import { profileService } from "../profiles/profile.service.ts";
+import { profileStore } from "../profiles/profile.store.ts";
 import { unavailableQueue } from "../queue/queue.ts";
 import { buildRuns } from "../runs/build.ts";
 import { runLifecycle } from "../runs/run-lifecycle.ts";
@@ -70,14 +72,14 @@ export async function generateDocuments(): Promise<Record<string, string>> {
     allowPrivateHosts: [],
     publicBase: () => "http://127.0.0.1:8787/browser",
   });
-  const vault = vaultService({
+  const keyring = { currentKeyId: "docs", seal: unused, open: unused, keyIdOf: unused };
+  const vault = vaultService({ db: noDatabase, clock, logger: silentLogger, keyring, providers: {} });
+  const profiles = profileService({
     db: noDatabase,
     clock,
-    logger: silentLogger,
-    keyring: { currentKeyId: "docs", seal: unused, open: unused, keyIdOf: unused },
-    providers: {},
+    store: profileStore({ db: noDatabase, keyring, logger: silentLogger }),
   });
-  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs, search, sessions, vault });
+  const app = createLocalApp({ services, ids: defaultIds, logger: silentLogger, fetch, runs, search, sessions, vault, profiles });
   const out: Record<string, string> = {};
   for (const [file, path] of Object.entries(DOCUMENTS)) {
     const res = await app.request(path);

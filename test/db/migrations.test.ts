@@ -12,6 +12,8 @@ import { createPostgresDatabase, driverCases, TEST_DATABASE_URL, type TestDataba
 const TABLES = [
   "accounts",
   "api_keys",
+  "browser_profile_domains",
+  "browser_profiles",
   "browser_sessions",
   "fetch_cache",
   "fetch_usage",

@@ -8,6 +8,7 @@ import type { AppEnv } from "../../functions/http/app-env.ts";
 import type { Clock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
+import type { ProfileService } from "../../functions/profiles/profile.service.ts";
 import { unavailableQueue } from "../../functions/queue/queue.ts";
 import type { RunsApi } from "../../functions/runs/build.ts";
 import { type BuildRunsInput, buildRuns } from "../../functions/runs/build.ts";
@@ -74,6 +75,8 @@ export interface TestContextOptions {
   sessions?: (deps: { db: Db; services: Services; clock: TestClock; logger: Logger }) => SessionService;
   /** The credential vault API; absent: no vault paths. */
   vault?: (deps: { db: Db; clock: TestClock; logger: Logger }) => VaultService;
+  /** The Browser Context Profile API; absent: no profile paths. */
+  profiles?: (deps: { db: Db; clock: TestClock; logger: Logger }) => ProfileService;
 }
 
 export function createTestContext(db: Db, opts: TestContextOptions = {}): TestContext {
@@ -108,7 +111,8 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
   const search = enabled ? searchService({ db, clock, logger, rateLimits: services.rateLimits, providers, ...searchOpts }) : null;
   const sessions = opts.sessions?.({ db, services, clock, logger }) ?? null;
   const vault = opts.vault?.({ db, clock, logger }) ?? null;
-  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs, search, sessions, vault });
+  const profiles = opts.profiles?.({ db, clock, logger }) ?? null;
+  const app = createLocalApp({ services, ids: defaultIds, logger, fetch, runs, search, sessions, vault, profiles });
   return {
     app,
     services,

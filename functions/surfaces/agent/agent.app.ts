@@ -1,18 +1,26 @@
 import type { Surface } from "../../http/compose.ts";
 import { createRouter } from "../../http/create-router.ts";
+import type { ProfileService } from "../../profiles/profile.service.ts";
 import type { RunsApi } from "../../runs/build.ts";
 import type { Services } from "../../services/index.ts";
 import type { VaultService } from "../../vault/vault.service.ts";
 import { accountHandlers } from "./account.handlers.ts";
 import { getAccountRoute, listApiKeysRoute } from "./account.routes.ts";
 import { mountLiveView } from "./live.ts";
+import { profileHandlers } from "./profiles.handlers.ts";
+import * as p from "./profiles.routes.ts";
 import { runHandlers } from "./runs.handlers.ts";
 import * as r from "./runs.routes.ts";
 import { vaultHandlers } from "./vault.handlers.ts";
 import { listVaultItemsRoute, syncVaultRoute } from "./vault.routes.ts";
 
-/** {agent_url}: the account routes, automation runs and their readers, the live view and the vault. */
-export function agentSurface(services: Services, runs: RunsApi, vault: VaultService | null = null): Surface {
+/** {agent_url}: the account routes, automation runs and their readers, the live view, the vault and browser context profiles. */
+export function agentSurface(
+  services: Services,
+  runs: RunsApi,
+  vault: VaultService | null = null,
+  profiles: ProfileService | null = null,
+): Surface {
   const app = createRouter();
   const account = accountHandlers(services);
   app.openapi(getAccountRoute, account.getAccount);
@@ -37,6 +45,16 @@ export function agentSurface(services: Services, runs: RunsApi, vault: VaultServ
     const v = vaultHandlers(vault);
     app.openapi(syncVaultRoute, v.sync);
     app.openapi(listVaultItemsRoute, v.list);
+  }
+  // Profiles are served where their states can be sealed: with the vault key, as the vault.
+  if (profiles) {
+    const ph = profileHandlers(profiles);
+    app.openapi(p.listProfilesRoute, ph.list);
+    app.openapi(p.createProfileRoute, ph.create);
+    app.openapi(p.getProfileRoute, ph.get);
+    app.openapi(p.updateProfileRoute, ph.update);
+    app.openapi(p.deleteProfileRoute, ph.remove);
+    app.openapi(p.forgetProfileDomainRoute, ph.forgetDomain);
   }
   return { name: "agent", title: "automation API", prefix: "", app, available: true, publicPathPrefixes: ["/v1/live/"] };
 }
