@@ -7,6 +7,8 @@ import net from "node:net";
 import { PROXY_COUNTRIES } from "../../functions/config/config-browser.ts";
 import type { Db } from "../../functions/db/db.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
+import { profileService } from "../../functions/profiles/profile.service.ts";
+import { profileStore } from "../../functions/profiles/profile.store.ts";
 import { sessionRepo } from "../../functions/sessions/session.repo.ts";
 import { SESSION_LIMITS } from "../../functions/sessions/session.schemas.ts";
 import { createKeyring, VaultKey } from "../../functions/vault/crypto.ts";
@@ -50,6 +52,12 @@ export function createFuzzContext(db: Db, logger: Logger): FuzzContext {
     clock,
     // The vault API over the built-in vault only (no provider is reachable from a fuzz run).
     vault: () => vaultService({ db, clock, logger, keyring: createKeyring(new VaultKey(randomBytes(32))), providers: {} }),
+    profiles: () =>
+      profileService({
+        db,
+        clock,
+        store: profileStore({ db, keyring: createKeyring(new VaultKey(randomBytes(32))), logger }),
+      }),
     fetch: {
       config: { allowPrivateHosts: [LOCAL_ORIGIN], fetchNeverExpireHosts: [] },
       resolver: async () => [{ address: LOCAL_ORIGIN.host, family: 4 }],
