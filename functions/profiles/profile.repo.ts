@@ -251,6 +251,41 @@ export function profileRepo(db: Db) {
         return { saved: true, overCap };
       });
     },
+
+    /**
+     * Operator-wide (for `osprey vault rekey`): up to `limit` sealed states after (profileId,
+     * domain) `after`, in that order.
+     */
+    async sealedStates(
+      after: { profileId: string; domain: string } | null,
+      limit: number,
+    ): Promise<{ profileId: string; domain: string; sealed: string }[]> {
+      const pd = browserProfileDomains;
+      return (
+        db
+          .select({ profileId: pd.profileId, domain: pd.domain, sealed: pd.stateCiphertext })
+          .from(pd)
+          // "C" in the comparison as in the order, so no collation skips or repeats a row between batches.
+          .where(
+            after
+              ? sql`(${pd.profileId} collate "C", ${pd.domain} collate "C") > (${after.profileId} collate "C", ${after.domain} collate "C")`
+              : undefined,
+          )
+          .orderBy(sql`${pd.profileId} collate "C"`, sql`${pd.domain} collate "C"`)
+          .limit(limit)
+      );
+    },
+
+    /** Replaces a sealed state with its re-sealed copy unless a save changed it meanwhile (false then). */
+    async replaceSealed(profileId: string, domain: string, from: string, to: string): Promise<boolean> {
+      const pd = browserProfileDomains;
+      const rows = await db
+        .update(pd)
+        .set({ stateCiphertext: to })
+        .where(and(eq(pd.profileId, profileId), eq(pd.domain, domain), eq(pd.stateCiphertext, from)))
+        .returning({ domain: pd.domain });
+      return rows.length > 0;
+    },
   };
 }
 
