@@ -5,7 +5,10 @@ import { type SQL, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Db } from "../../functions/db/db.ts";
 import { openDatabase } from "../../functions/db/open-database.ts";
-import { VaultKey } from "../../functions/vault/crypto.ts";
+import { silentLogger } from "../../functions/lib/logger.ts";
+import { profileStore } from "../../functions/profiles/profile.store.ts";
+import { createKeyring, VaultKey } from "../../functions/vault/crypto.ts";
+import { browserProfiles } from "../../schema/tables/index.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
 import { type Env, type ExitResult, killChildren, runCli, tempDir } from "../helpers/process.ts";
 
@@ -322,20 +325,41 @@ describe.each(backends)("osprey vault ($name)", (backend) => {
       }
       // No key file: OSPREY_VAULT_KEY is the key.
       expect(readdirSync(dataDir)).not.toContain("vault.key");
+      // A Browser Context Profile's stored state, sealed with the same key.
+      const seeded = await pglite.open({ OSPREY_DATA_DIR: dataDir });
+      try {
+        await seeded.db.insert(browserProfiles).values({ id: "prof_rot", accountId: account, name: "P", fingerprintSeed: "s" });
+        const cookie = { name: "sid", value: "v", domain: "a.com", path: "/", expires: -1, httpOnly: true, secure: false };
+        const saved = await profileStore({ db: seeded.db, keyring: createKeyring(new VaultKey(k1)), logger: silentLogger }).save(
+          account,
+          "prof_rot",
+          {
+            writes: [{ domain: "a.com", state: { domain: "a.com", cookies: [cookie], localStorage: [] } }],
+            accessed: [],
+            writtenBy: "run_x",
+            at: new Date(),
+          },
+        );
+        expect(saved).toBe(true);
+      } finally {
+        await seeded.close();
+      }
 
       // The new key alone: nothing opens, rekey says which key is missing and changes nothing.
       const r = await cli(() => withKeys(k2)).run(["rekey"]);
       expect(r.code).toBe(1);
-      expect(r.stdout).toBe(`Re-sealed 0 item secrets and 0 connection tokens under key ${id2}; 0 already were.\n`);
-      expect(r.stderr).toContain("2 values did not open and were left as they were");
+      expect(r.stdout).toBe(
+        `Re-sealed 0 item secrets, 0 connection tokens and 0 profile domain states under key ${id2}; 0 already were.\n`,
+      );
+      expect(r.stderr).toContain("3 values did not open and were left as they were");
       expect(r.stderr).toContain(`sealed with key ${id1}, which is neither OSPREY_VAULT_KEY nor in OSPREY_VAULT_KEY_PREVIOUS`);
 
       const rotated = cli(() => withKeys(k2, k1));
       expect(await rotated.ok(["rekey"])).toBe(
-        `Re-sealed 2 item secrets and 0 connection tokens under key ${id2}; 0 already were.\n`,
+        `Re-sealed 2 item secrets, 0 connection tokens and 1 profile domain state under key ${id2}; 0 already were.\n`,
       );
       expect(await cli(() => withKeys(k2)).ok(["rekey"])).toBe(
-        `Re-sealed 0 item secrets and 0 connection tokens under key ${id2}; 2 already were.\n`,
+        `Re-sealed 0 item secrets, 0 connection tokens and 0 profile domain states under key ${id2}; 3 already were.\n`,
       );
       const opened = await pglite.open({ OSPREY_DATA_DIR: dataDir });
       try {

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import type { Db } from "../../../functions/db/db.ts";
 import type { Clock } from "../../../functions/lib/clock.ts";
+import { rekeyProfiles } from "../../../functions/profiles/profile-rekey.ts";
 import type { Services } from "../../../functions/services/index.ts";
 import {
   builtinVaultService,
@@ -261,13 +262,21 @@ async function setEnabled(deps: VaultCommandDeps, args: string[], out: Out, enab
 async function rekey(deps: VaultCommandDeps, args: string[], out: Out): Promise<void> {
   const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
   if (positionals.length > 0) throw new UsageError("vault rekey takes no arguments");
-  const s = await rekeyVault({ db: deps.db, clock: deps.clock, keyring: deps.keyring() });
+  const keyring = deps.keyring();
+  const s = await rekeyVault({ db: deps.db, clock: deps.clock, keyring });
+  // Browser Context Profiles are sealed with the same key (one row per profile and domain).
+  const p = await rekeyProfiles({ db: deps.db, keyring });
   const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
   out(
-    `Re-sealed ${plural(s.items.resealed, "item secret")} and ${plural(s.connections.resealed, "connection token")} ` +
-      `under key ${s.keyId}; ${s.items.current + s.connections.current} already were.`,
+    `Re-sealed ${plural(s.items.resealed, "item secret")}, ${plural(s.connections.resealed, "connection token")} ` +
+      `and ${plural(p.resealed, "profile domain state")} under key ${s.keyId}; ` +
+      `${s.items.current + s.connections.current + p.current} already were.`,
   );
-  const failed = [...s.items.failed, ...s.connections.failed];
+  const failed = [
+    ...s.items.failed,
+    ...s.connections.failed,
+    ...p.failed.map((f) => ({ id: `${f.profileId} ${f.domain}`, reason: f.reason })),
+  ];
   if (failed.length > 0) {
     throw new Error(
       `${plural(failed.length, "value")} did not open and were left as they were:\n` +
