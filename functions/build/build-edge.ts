@@ -19,6 +19,9 @@ import { build, type Metafile, type Plugin } from "esbuild";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const SURFACES = ["agent", "fetch", "search", "browser"] as const;
 export type EdgeSurface = (typeof SURFACES)[number];
+/** Every Lambda function infra/ deploys: the surfaces, and the browser containers' scaler (functions/scaler). */
+export const FUNCTIONS = [...SURFACES, "scaler"] as const;
+export type EdgeFunction = (typeof FUNCTIONS)[number];
 export const OUT_DIR = path.join(ROOT, "dist/functions");
 
 /** Packages and modules that belong to the serverful side. */
@@ -49,8 +52,8 @@ export interface BundleReport {
   forbidden: string[];
 }
 
-/** Bundles one surface; the caller decides what a forbidden input means (the build fails). */
-export function bundleSurface(surface: EdgeSurface, outDir = OUT_DIR): Promise<BundleReport> {
+/** Bundles one function (a surface or the scaler); the caller decides what a forbidden input means (the build fails). */
+export function bundleSurface(surface: EdgeFunction, outDir = OUT_DIR): Promise<BundleReport> {
   return bundleEntry(surface, path.join(ROOT, `functions/entry/${surface}.lambda.ts`), outDir);
 }
 
@@ -100,7 +103,7 @@ export async function bundleEntry(name: string, entry: string, outDir = OUT_DIR)
 
 async function main(): Promise<void> {
   let failed = false;
-  for (const surface of SURFACES) {
+  for (const surface of FUNCTIONS) {
     const report = await bundleSurface(surface);
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
     const lazy = report.lazyBytes > 0 ? `  (+ ${mb(report.lazyBytes)} loaded on first use)` : "";

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { streamHandle } from "hono/aws-lambda";
 import { type Config, parseConfig, processEnvironment } from "../config/config.ts";
 import { type RemoteRendererConfig, remoteRendererConfig } from "../config/config-render.ts";
+import { resolveSecretEnv } from "../config/secret-env.ts";
 import type { Database } from "../db/db.ts";
 import { openDatabase } from "../db/open-database.ts";
 import { createRemoteRenderer } from "../fetch/remote-renderer.ts";
@@ -79,7 +80,8 @@ export function parseEdgeConfig(env: Record<string, string | undefined>): { conf
 }
 
 export async function openEdgeRoot(env: Record<string, string | undefined>): Promise<EdgeRoot> {
-  const { config, renderer: rendererConfig } = parseEdgeConfig(env);
+  // The deployment names its secrets in OSPREY_SECRET_ENV (infra/); they are read once, here.
+  const { config, renderer: rendererConfig } = parseEdgeConfig(await resolveSecretEnv(env));
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config.database, { max: POOL_MAX, idleTimeoutMs: POOL_IDLE_MS });
   const services = createServices({ db: database.db, clock: systemClock, ids: defaultIds });

@@ -1,0 +1,19 @@
+import { processEnvironment } from "../config/config.ts";
+import { openScaler, triggerOf } from "../scaler/scaler-root.ts";
+
+/**
+ * The scaler's Lambda handler (functions/scaler): one pass per invocation, from the agent function's
+ * nudge after it enqueues a run, and from a one-minute schedule. Bundled by `npm run build` with the
+ * edge's rules (no PGlite, pg, puppeteer or containers/).
+ */
+let root: ReturnType<typeof openScaler> | null = null;
+
+export async function handler(event: unknown) {
+  root ??= openScaler(processEnvironment()).catch((err: unknown) => {
+    root = null;
+    throw err;
+  });
+  const { scaler } = await root;
+  const pass = await scaler.pass(triggerOf(event));
+  return { trigger: pass.trigger, demand: pass.demand, capacity: pass.capacity, decision: pass.decision };
+}

@@ -1,0 +1,59 @@
+import { ECSClient } from "@aws-sdk/client-ecs";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { type ScalerConfig, scalerConfig } from "../config/config-scaler.ts";
+import { resolveSecretEnv } from "../config/secret-env.ts";
+import { openDatabase } from "../db/open-database.ts";
+import { createLogger } from "../lib/logger.ts";
+import { sessionDemandRepo } from "../repos/session-demand.repo.ts";
+import { ecsCapacity } from "./ecs-capacity.ts";
+import { sqsQueueDemand } from "./queue-demand.ts";
+import { createScaler, type Scaler, type Trigger } from "./scaler.ts";
+
+/**
+ * The scaler function's composition root: its settings and clients, built on the first invocation
+ * and reused by warm ones. `endpoints` points the clients elsewhere (the tests' ECS double, fauxqs).
+ */
+export interface ScalerRootOptions {
+  endpoints?: { ecs?: string; sqs?: string };
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  emit?: (line: string) => void;
+}
+
+export async function openScaler(
+  env: Record<string, string | undefined>,
+  opts: ScalerRootOptions = {},
+): Promise<{ scaler: Scaler; config: ScalerConfig; close(): Promise<void> }> {
+  const config = scalerConfig(await resolveSecretEnv(env));
+  const logger = createLogger(config.logLevel);
+  const common = { region: config.region, ...(opts.credentials ? { credentials: opts.credentials } : {}) };
+  const ecs = new ECSClient({ ...common, ...(opts.endpoints?.ecs ? { endpoint: opts.endpoints.ecs } : {}) });
+  const sqs = new SQSClient({ ...common, ...(opts.endpoints?.sqs ? { endpoint: opts.endpoints.sqs } : {}) });
+  // One connection, closed when idle: the scaler asks one count a pass.
+  const database = config.databaseUrl
+    ? await openDatabase({ driver: "neon", url: config.databaseUrl, wsProxy: null }, { max: 1, idleTimeoutMs: 10_000 })
+    : null;
+  const scaler = createScaler({
+    ecs: ecsCapacity({ client: ecs, cluster: config.cluster, service: config.service }),
+    queue: sqsQueueDemand(sqs, config.queueUrl),
+    sessions: database ? sessionDemandRepo(database.db) : null,
+    settings: config.settings,
+    logger,
+    service: config.service,
+    emit: opts.emit ?? ((line) => process.stdout.write(line)),
+  });
+  return {
+    scaler,
+    config,
+    async close() {
+      ecs.destroy();
+      sqs.destroy();
+      await database?.close();
+    },
+  };
+}
+
+/** The EventBridge schedule's event is a scheduled pass; anything else (the agent's nudge) an enqueue. */
+export function triggerOf(event: unknown): Trigger {
+  const e = event as { source?: unknown; "detail-type"?: unknown } | null;
+  return e?.source === "aws.events" || e?.["detail-type"] === "Scheduled Event" ? "schedule" : "enqueue";
+}
