@@ -75,3 +75,9 @@ export function scalerConfig(env: Record<string, string | undefined>): ScalerCon
     logLevel: e.OSPREY_LOG_LEVEL,
   };
 }
+
+/** OSPREY_SCALER_FUNCTION on the agent function: the scaler to nudge after an enqueue (infra/ sets it); null: none. */
+export function scalerNudgeFunction(env: Record<string, string | undefined>): string | null {
+  const v = env.OSPREY_SCALER_FUNCTION?.trim();
+  return v ? v : null;
+}

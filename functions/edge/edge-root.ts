@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { streamHandle } from "hono/aws-lambda";
 import { type Config, parseConfig, processEnvironment } from "../config/config.ts";
 import { type RemoteRendererConfig, remoteRendererConfig } from "../config/config-render.ts";
+import { scalerNudgeFunction } from "../config/config-scaler.ts";
 import { resolveSecretEnv } from "../config/secret-env.ts";
 import type { Database } from "../db/db.ts";
 import { openDatabase } from "../db/open-database.ts";
@@ -19,6 +20,7 @@ import { systemClock } from "../lib/clock.ts";
 import { defaultIds, type IdGenerator } from "../lib/ids.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import type { Resolver } from "../net/address-policy.ts";
+import { type CapacityNudge, lambdaNudge } from "../scaler/capacity-nudge.ts";
 import { createServices, type Services } from "../services/index.ts";
 import { type BlobStore, fileBlobStore } from "../storage/blob-store.ts";
 import { openBlobStore } from "../storage/open-blob-store.ts";
@@ -51,6 +53,12 @@ export interface EdgeRoot {
   /** The artifact store, built on first use (S3 when OSPREY_BLOB_STORE=s3). */
   blobs(): BlobStore;
   renderer: Renderer;
+  /**
+   * Invokes the browser containers' scaler after a run is enqueued (OSPREY_SCALER_FUNCTION; the fast
+   * path of functions/scaler); null when unset. The agent surface wraps its queue with
+   * withCapacityNudge(queue, root.capacityNudge).
+   */
+  capacityNudge: CapacityNudge | null;
   /** The origin of the request being served, for URLs in responses when OSPREY_PUBLIC_URL is unset. */
   publicUrl(): string;
   /** Called per request by edgeApp (an instance serves one request at a time). */
@@ -83,6 +91,7 @@ export async function openEdgeRoot(env: Record<string, string | undefined>): Pro
   // The deployment names its secrets in OSPREY_SECRET_ENV (infra/); they are read once, here.
   const { config, renderer: rendererConfig } = parseEdgeConfig(await resolveSecretEnv(env));
   const logger = createLogger(config.logLevel);
+  const scaler = scalerNudgeFunction(env);
   const database = await openDatabase(config.database, { max: POOL_MAX, idleTimeoutMs: POOL_IDLE_MS });
   const services = createServices({ db: database.db, clock: systemClock, ids: defaultIds });
   let blobs: BlobStore | null = null;
@@ -103,6 +112,11 @@ export async function openEdgeRoot(env: Record<string, string | undefined>): Pro
     renderer: rendererConfig.ok
       ? createRemoteRenderer({ url: rendererConfig.url, secret: rendererConfig.secret })
       : unavailableRenderer(rendererConfig.reason),
+    capacityNudge: scaler
+      ? lambdaNudge(scaler, env.AWS_REGION || "us-east-1", (err) =>
+          logger.warn("could not nudge the scaler; its next minute catches up", { error: err }),
+        )
+      : null,
     publicUrl: () => config.publicUrl ?? origin,
     setRequestOrigin(o) {
       origin = o;

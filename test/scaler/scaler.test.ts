@@ -1,9 +1,11 @@
 import { ECSClient } from "@aws-sdk/client-ecs";
 import { ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { scalerConfig } from "../../functions/config/config-scaler.ts";
+import { scalerConfig, scalerNudgeFunction } from "../../functions/config/config-scaler.ts";
 import { parseSecretEnv, resolveSecretEnv } from "../../functions/config/secret-env.ts";
 import { silentLogger } from "../../functions/lib/logger.ts";
+import type { RunQueue } from "../../functions/queue/queue.ts";
+import { lambdaNudge, withCapacityNudge } from "../../functions/scaler/capacity-nudge.ts";
 import { EcsServiceMissing, ecsCapacity } from "../../functions/scaler/ecs-capacity.ts";
 import { createScaler, UTILIZATION_METRIC } from "../../functions/scaler/scaler.ts";
 import { openScaler, triggerOf } from "../../functions/scaler/scaler-root.ts";
@@ -256,5 +258,53 @@ describe("the scaler function's root: settings, secrets, SQS counters (fauxqs)",
         throw Object.assign(new Error("denied"), { name: "AccessDeniedException" });
       }),
     ).rejects.toThrow(/cannot read DATABASE_URL .*AccessDeniedException/);
+  });
+});
+
+describe("the agent function's nudge", () => {
+  it("invokes the scaler asynchronously after each send that succeeded; a failed nudge only reports", async () => {
+    const { createServer } = await import("node:http");
+    const invokes: Array<{ url: string; type: string | undefined; body: string }> = [];
+    let status = 202;
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => {
+        body += c;
+      });
+      req.on("end", () => {
+        invokes.push({ url: req.url ?? "", type: req.headers["x-amz-invocation-type"] as string | undefined, body });
+        res.writeHead(status, { "content-type": "application/json" }).end(status === 202 ? "" : '{"message":"throttled"}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const errors: unknown[] = [];
+      const nudge = lambdaNudge("osprey-scaler", "us-east-1", (e) => errors.push(e), { endpoint, credentials: CREDS });
+      const sent: string[] = [];
+      const base = {
+        description: "q",
+        send: async (b: { run_id: string }) => {
+          if (b.run_id === "bad") throw new Error("queue down");
+          sent.push(b.run_id);
+        },
+      } as unknown as RunQueue;
+      const queue = withCapacityNudge(base, nudge);
+      await queue.send({ v: 1, run_id: "run_1" } as never);
+      expect(sent).toEqual(["run_1"]);
+      expect(invokes).toEqual([
+        { url: "/2015-03-31/functions/osprey-scaler/invocations", type: "Event", body: '{"trigger":"enqueue"}' },
+      ]);
+      await expect(queue.send({ v: 1, run_id: "bad" } as never)).rejects.toThrow(/queue down/);
+      expect(invokes).toHaveLength(1);
+      status = 429;
+      await queue.send({ v: 1, run_id: "run_2" } as never);
+      expect(errors).toHaveLength(1);
+      expect(withCapacityNudge(base, null)).toBe(base);
+      expect(scalerNudgeFunction({ OSPREY_SCALER_FUNCTION: " osprey-scaler " })).toBe("osprey-scaler");
+      expect(scalerNudgeFunction({})).toBeNull();
+    } finally {
+      server.close();
+    }
   });
 });

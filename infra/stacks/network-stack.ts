@@ -1,0 +1,135 @@
+import { Duration, Fn, Stack, type StackProps } from "aws-cdk-lib";
+import { Certificate } from "aws-cdk-lib/aws-certificatemanager";
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ViewerProtocolPolicy,
+} from "aws-cdk-lib/aws-cloudfront";
+import { LoadBalancerV2Origin } from "aws-cdk-lib/aws-cloudfront-origins";
+import { GatewayVpcEndpointAwsService, Peer, Port, SecurityGroup, SubnetType, Vpc } from "aws-cdk-lib/aws-ec2";
+import {
+  ApplicationLoadBalancer,
+  ApplicationProtocol,
+  ApplicationTargetGroup,
+  ListenerAction,
+  ListenerCondition,
+  TargetType,
+} from "aws-cdk-lib/aws-elasticloadbalancingv2";
+import type { Construct } from "constructs";
+import { type OspreyDeployProps, PORTS } from "../config.ts";
+import { hostRecords, hostUrl } from "./hosts.ts";
+
+/** The header CloudFront adds and the load balancer requires: requests that skip CloudFront get 403. */
+export const ORIGIN_HEADER = "x-osprey-origin";
+/** The render endpoint's path on the containers (containers/worker/render-endpoint.ts RENDER_PATH). */
+export const RENDER_PATH = "/internal/render";
+
+/**
+ * The network and the browser host: a VPC with public subnets only (the containers get public
+ * addresses to browse the web, so no NAT gateway is paid for; their security group admits the load
+ * balancer only), the Application Load Balancer in front of the containers' browser API (websockets
+ * for CDP; idle timeout at its 4000 s maximum) and render endpoint, and the CloudFront distribution
+ * that is {browser_url}. The containers stack adds its service to the two target groups.
+ */
+export class NetworkStack extends Stack {
+  readonly vpc: Vpc;
+  readonly loadBalancerSecurityGroup: SecurityGroup;
+  readonly browserTargets: ApplicationTargetGroup;
+  readonly renderTargets: ApplicationTargetGroup;
+  readonly browserHost: Distribution;
+  /** https://… of the browser surface (OSPREY_BROWSER_PUBLIC_URL). */
+  readonly browserUrl: string;
+  /** The render endpoint through the browser host (the fetch function's OSPREY_RENDERER_URL). */
+  readonly rendererUrl: string;
+
+  constructor(scope: Construct, id: string, deploy: OspreyDeployProps, props: StackProps = {}) {
+    super(scope, id, { ...props, description: "Osprey: VPC, load balancer and the browser host" });
+    this.vpc = new Vpc(this, "Vpc", {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: "public", subnetType: SubnetType.PUBLIC, cidrMask: 22 }],
+      gatewayEndpoints: { S3: { service: GatewayVpcEndpointAwsService.S3 } },
+    });
+    this.loadBalancerSecurityGroup = new SecurityGroup(this, "LoadBalancer", {
+      vpc: this.vpc,
+      description: "Osprey load balancer: HTTP from CloudFront (the origin header keeps direct callers out)",
+      allowAllOutbound: true,
+    });
+    this.loadBalancerSecurityGroup.addIngressRule(Peer.anyIpv4(), Port.tcp(80), "CloudFront to the load balancer");
+    const alb = new ApplicationLoadBalancer(this, "Balancer", {
+      vpc: this.vpc,
+      internetFacing: true,
+      securityGroup: this.loadBalancerSecurityGroup,
+      // A CDP websocket may sit quiet between commands; sessions end on their own inactivity timeout.
+      idleTimeout: Duration.seconds(4000),
+      dropInvalidHeaderFields: true,
+    });
+    // The stack's own GUID: known to the account, not guessable from outside, stable across updates.
+    const originSecret = Fn.select(2, Fn.split("/", this.stackId));
+    const listener = alb.addListener("Http", {
+      port: 80,
+      protocol: ApplicationProtocol.HTTP,
+      open: false,
+      defaultAction: ListenerAction.fixedResponse(403, { contentType: "text/plain", messageBody: "Forbidden" }),
+    });
+    const targets = (cid: string, port: number) =>
+      new ApplicationTargetGroup(this, cid, {
+        vpc: this.vpc,
+        targetType: TargetType.IP,
+        protocol: ApplicationProtocol.HTTP,
+        port,
+        // The worker's /healthz: 503 while it drains, so the balancer stops sending it new sessions.
+        healthCheck: {
+          path: "/healthz",
+          port: String(PORTS.health),
+          healthyHttpCodes: "200",
+          interval: Duration.seconds(15),
+          healthyThresholdCount: 2,
+          unhealthyThresholdCount: 2,
+        },
+        deregistrationDelay: Duration.seconds(30),
+      });
+    this.browserTargets = targets("BrowserTargets", PORTS.browser);
+    this.renderTargets = targets("RenderTargets", PORTS.render);
+    listener.addAction("Render", {
+      priority: 10,
+      conditions: [ListenerCondition.httpHeader(ORIGIN_HEADER, [originSecret]), ListenerCondition.pathPatterns([RENDER_PATH])],
+      action: ListenerAction.forward([this.renderTargets]),
+    });
+    listener.addAction("Browser", {
+      priority: 20,
+      conditions: [ListenerCondition.httpHeader(ORIGIN_HEADER, [originSecret])],
+      action: ListenerAction.forward([this.browserTargets]),
+    });
+    const domain = deploy.domain;
+    this.browserHost = new Distribution(this, "BrowserHost", {
+      comment: `${deploy.name} browser_url`,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      ...(domain
+        ? {
+            domainNames: [`${deploy.hosts.browser}.${domain.zoneName}`],
+            certificate: Certificate.fromCertificateArn(this, "Certificate", domain.certificateArn),
+          }
+        : {}),
+      defaultBehavior: {
+        origin: new LoadBalancerV2Origin(alb, {
+          protocolPolicy: OriginProtocolPolicy.HTTP_ONLY,
+          readTimeout: Duration.seconds(deploy.originReadTimeoutSeconds),
+          customHeaders: { [ORIGIN_HEADER]: originSecret },
+        }),
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER,
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        compress: false,
+      },
+    });
+    hostRecords(this, deploy, "browser", this.browserHost);
+    this.browserUrl = hostUrl(deploy, "browser", this.browserHost);
+    this.rendererUrl = `${this.browserUrl}${RENDER_PATH}`;
+  }
+}
