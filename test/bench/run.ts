@@ -36,6 +36,11 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
       "remote browser sessions: create → CDP connected → first page → DELETE on the real server, beside a cold puppeteer.launch",
     run: () => import("./sessions.bench.ts").then((m) => m.sessionsBench()),
   },
+  scaler: {
+    describe:
+      "browser container scaling, simulated: burst, trickle and a daily curve; fast path + target tracking vs target tracking alone vs RunTask, over the ECS API double",
+    run: () => import("./scaler.bench.ts").then((m) => m.scalerBench()),
+  },
   "fetch-load": {
     describe: "event-loop delay while 10-URL batches of the largest benchmark pages are fetched",
     run: () => import("./fetch-load.bench.ts").then((m) => m.fetchLoadBench()),
