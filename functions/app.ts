@@ -38,7 +38,7 @@ export interface AppDeps {
 
 export function allSurfaces(deps: AppDeps): Surface[] {
   return [
-    agentSurface(deps.services, deps.runs, deps.vault ?? null, deps.profiles ?? null),
+    agentSurface(deps.services, deps.runs, deps.vault ?? null, deps.profiles ?? null, deps.sessions ?? null),
     fetchSurface(deps.fetch, deps.services.rateLimits),
     searchSurface(deps.search ?? null),
     browserSurface(deps.sessions ?? null),

@@ -67,7 +67,7 @@ export async function generateDocuments(): Promise<Record<string, string>> {
     clock,
     logger: silentLogger,
     rateLimits: services.rateLimits,
-    host: { hostId: "docs", hostUrl: null, start: unused, end: unused, liveFrame: unused },
+    host: { hostId: "docs", hostUrl: null, start: unused, end: unused, liveFrame: unused, saveProfile: unused },
     browser: { countryProxies: {} },
     allowPrivateHosts: [],
     publicBase: () => "http://127.0.0.1:8787/browser",

@@ -27,6 +27,12 @@ export interface SessionLaunch {
   /** The hard cap: the host ends the session then. */
   expiresAt: Date;
   inactivityMs: number;
+  /**
+   * The Browser Context Profile the browser starts from (loaded before start resolves) and whether
+   * its state is written back when the session ends (persist). A setup session has persist false
+   * and is saved only by saveProfile.
+   */
+  profile: { id: string; persist: boolean } | null;
 }
 
 export interface SessionHost {
@@ -41,6 +47,11 @@ export interface SessionHost {
    * browser is gone. A session this host does not hold is left to the caller (the row is ended there).
    */
   end(id: string, reason: string): Promise<boolean>;
+  /**
+   * Writes the session's browser state to its profile now (the setup session's save). "saved";
+   * "no_profile" for a session without one; "not_here" when this host does not hold the session.
+   */
+  saveProfile(id: string): Promise<"saved" | "no_profile" | "not_here">;
   /** A JPEG of the session's active tab (the live view), from this host or the one holding it; null without one. */
   liveFrame(session: { id: string; hostId: string; hostUrl: string | null; connectToken: string }): Promise<Buffer | null>;
 }

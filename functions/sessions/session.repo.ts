@@ -128,6 +128,24 @@ export function sessionRepo(db: Db) {
       await db.update(browserSessions).set({ proxyRxBytes: rxBytes, proxyTxBytes: txBytes }).where(eq(browserSessions.id, id));
     },
 
+    /** The account's open setup session of a profile (POST /v1/profiles/{id}/setup-session), newest first. */
+    async openSetup(accountId: string, profileId: string): Promise<BrowserSessionRow | null> {
+      const [row] = await db
+        .select()
+        .from(browserSessions)
+        .where(
+          and(
+            eq(browserSessions.accountId, accountId),
+            inArray(browserSessions.status, OPEN),
+            sql`${browserSessions.options}->>'profile_id' = ${profileId}`,
+            sql`${browserSessions.options}->>'setup' = 'true'`,
+          ),
+        )
+        .orderBy(desc(browserSessions.createdAt))
+        .limit(1);
+      return row ?? null;
+    },
+
     /** Open sessions of one host (a host that restarts ends what it held before). */
     async openOnHost(hostId: string): Promise<BrowserSessionRow[]> {
       return db

@@ -58,12 +58,14 @@ export const CreateSessionSchema = z
           "The session ends after this long with no CDP client connected and no CDP traffic, 10 to 21600 seconds (default 300).",
       }),
     proxy_config: ProxyConfigSchema.optional(),
-    profile_id: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .openapi({ description: "A Browser Context Profile to start from (prof_…)." }),
+    profile_id: z.string().min(1).max(200).optional().openapi({
+      description:
+        "A Browser Context Profile (prof_…) of your account to start from: its cookies and localStorage are loaded before you connect, its fingerprint_seed is the session's, and its proxy_country_code the exit (managed proxy) unless proxy_config is given. 404 when it is not your profile.",
+    }),
+    persist: z.boolean().optional().openapi({
+      description:
+        "With profile_id (default true): when the session ends (DELETE, the client closing the browser, a timeout), the domains whose cookies or localStorage changed are written back to the profile, per domain, last writer wins. false: the profile is only read. 400 without profile_id.",
+    }),
     fingerprint_seed: z.string().min(1).max(256).optional().openapi({
       description: "Same seed, same fingerprint (screen, user agent minor version, canvas and WebGL noise). Default: random.",
     }),
@@ -114,10 +116,11 @@ export const SessionSchema = z
       .openapi({ description: "The exit chosen at creation (a custom proxy's URL is never echoed)." }),
     end_reason: z.string().nullable().openapi({
       description:
-        "deleted, browser_close (the client closed the browser), timeout, inactivity, browser_exited, host_stopped or host_lost.",
+        "deleted, browser_close (the client closed the browser), timeout, inactivity, browser_exited, host_stopped, host_lost, or for a profile's setup session profile_saved and setup_cancelled.",
     }),
     proxy_trg_rx_bytes: nullableInt,
     proxy_trg_tx_bytes: nullableInt,
+    profile_id: z.string().nullable().openapi({ description: "The Browser Context Profile the session started from." }),
   })
   .openapi("BrowserSession");
 

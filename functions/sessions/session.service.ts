@@ -9,6 +9,7 @@ import { newId, randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type Page, type PageRequest, toPage } from "../lib/pagination.ts";
 import { checkUrl } from "../net/address-policy.ts";
+import type { ProfileStore } from "../profiles/profile.types.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { RateLimitService } from "../services/rate-limit.service.ts";
 import { type BrowserSessionRow, type SessionUsageFilter, sessionRepo } from "./session.repo.ts";
@@ -33,6 +34,14 @@ export interface SessionServiceDeps {
   allowPrivateHosts: AllowedHost[];
   /** The browser surface's public base (http(s)://…/browser locally, the host root in the cloud); read when needed. */
   publicBase: () => string;
+  /** Browser Context Profiles (profile_id); absent: no profile exists here (404). */
+  profiles?: Pick<ProfileStore, "resolve">;
+}
+
+/** How create was called: by POST {browser_url}, or for a profile's setup session. */
+export interface CreateSessionOptions {
+  /** The setup session of this profile (persist false; saved by its save endpoint only). */
+  setupOf?: string;
 }
 
 /** Retry-After for a full account or host: sessions end at their own pace, so this is a hint. */
@@ -72,6 +81,27 @@ export function sessionService(deps: SessionServiceDeps) {
     return { url: p.url, trusted: false };
   }
 
+  async function endRow(row: BrowserSessionRow, reason: string): Promise<void> {
+    if (row.status === "ended") return;
+    const held = await deps.host.end(row.id, reason);
+    // A session no live host holds (its host died): its row still ends, with the last counts recorded.
+    if (!held) await repo.end(row.id, { reason, at: deps.clock.now(), rxBytes: null, txBytes: null });
+  }
+
+  /** The profile a create names: the caller's own (404 otherwise), its seed the session's. */
+  async function profileOf(auth: AuthContext, body: CreateSessionRequest) {
+    const id = body.profile_id as string;
+    const profile = deps.profiles ? await deps.profiles.resolve(auth.account.id, id) : null;
+    if (!profile) throw new AppError("NOT_FOUND", `No browser context profile ${id}.`);
+    if (body.fingerprint_seed !== undefined && body.fingerprint_seed !== profile.fingerprintSeed) {
+      throw invalid(
+        ["fingerprint_seed"],
+        "a session started from a profile uses the profile's fingerprint_seed (the same device every time); leave it out",
+      );
+    }
+    return profile;
+  }
+
   /** The live view: an open session found by its token (the URL is the credential, as for runs). */
   async function liveSession(token: string): Promise<BrowserSessionRow> {
     const row = /^[A-Za-z0-9]{32}$/.test(token) ? await repo.getOpenByToken(token) : null;
@@ -80,12 +110,17 @@ export function sessionService(deps: SessionServiceDeps) {
   }
 
   return {
-    async create(auth: AuthContext, body: CreateSessionRequest): Promise<SessionWire> {
-      const upstream = upstreamOf(auth, body);
-      if (body.profile_id !== undefined) {
-        // Browser Context Profiles arrive with their own issue; until then no profile exists.
-        throw new AppError("NOT_FOUND", `No browser context profile ${body.profile_id}.`);
+    async create(auth: AuthContext, request: CreateSessionRequest, how: CreateSessionOptions = {}): Promise<SessionWire> {
+      if (request.persist !== undefined && request.profile_id === undefined) {
+        throw invalid(["persist"], "persist applies to a session started from a profile: give profile_id too");
       }
+      const profile = request.profile_id === undefined ? null : await profileOf(auth, request);
+      // The profile's exit country, unless the request names its own proxy.
+      const body: CreateSessionRequest =
+        profile?.proxyCountryCode && !request.proxy_config
+          ? { ...request, proxy_config: { type: "managed", country_code: profile.proxyCountryCode as ProxyCountry } }
+          : request;
+      const upstream = upstreamOf(auth, body);
       // Counted before the browser is taken, given back if the create is refused after all (a
       // refused request does not count: a client retrying a full account is not rate-limited for it).
       const counted = await deps.rateLimits.consume(auth, "browser");
@@ -94,14 +129,16 @@ export function sessionService(deps: SessionServiceDeps) {
         timeout_seconds: body.timeout_seconds,
         inactivity_timeout_seconds: body.inactivity_timeout_seconds,
         viewport: body.viewport ?? { ...SESSION_LIMITS.viewport.default },
-        fingerprint_seed: body.fingerprint_seed ?? randomBytes(12).toString("base64url"),
+        fingerprint_seed: profile?.fingerprintSeed ?? body.fingerprint_seed ?? randomBytes(12).toString("base64url"),
         proxy: body.proxy_config
           ? {
               type: body.proxy_config.type,
               country_code: body.proxy_config.type === "managed" ? body.proxy_config.country_code : null,
             }
           : null,
-        profile_id: null,
+        profile_id: profile?.id ?? null,
+        persist: profile !== null && how.setupOf === undefined && body.persist !== false,
+        setup: how.setupOf !== undefined,
       };
       const max = auth.account.limits.maxBrowserSessions;
       const inserted = await repo.insertWithinCap(
@@ -145,6 +182,7 @@ export function sessionService(deps: SessionServiceDeps) {
           startedAt: row.startTime,
           expiresAt: row.expiresAt,
           inactivityMs: body.inactivity_timeout_seconds * 1000,
+          profile: profile ? { id: profile.id, persist: options.persist } : null,
         });
       } catch (err) {
         await repo.end(row.id, { reason: "start_failed", at: deps.clock.now(), rxBytes: 0, txBytes: 0 });
@@ -170,13 +208,41 @@ export function sessionService(deps: SessionServiceDeps) {
     },
 
     /** Spec 3.2: ends the session at once; an ended session answers the same (idempotent). */
-    async end(auth: AuthContext, id: string): Promise<void> {
+    async end(auth: AuthContext, id: string, reason = "deleted"): Promise<void> {
       const row = await repo.getOwned(id, auth.account.id, auth.scope);
       if (!row) throw new AppError("NOT_FOUND", `No browser session ${id}.`);
-      if (row.status === "ended") return;
-      const held = await deps.host.end(id, "deleted");
-      // A session no live host holds (its host died): its row still ends, with the last counts recorded.
-      if (!held) await repo.end(id, { reason: "deleted", at: deps.clock.now(), rxBytes: null, txBytes: null });
+      await endRow(row, reason);
+    },
+
+    /** The account's open setup session of `profileId`, or null. */
+    async openSetup(auth: AuthContext, profileId: string): Promise<SessionWire | null> {
+      const row = await repo.openSetup(auth.account.id, profileId);
+      return row ? wire(row) : null;
+    },
+
+    /**
+     * A setup session's two endings: `save` writes the browser's state to its profile first, then
+     * ends it (profile_saved); otherwise it ends without writing (setup_cancelled). 404 when the
+     * profile has no open setup session; 503 when its browser cannot be reached to save it.
+     */
+    async finishSetup(auth: AuthContext, profileId: string, save: boolean): Promise<SessionWire> {
+      const row = await repo.openSetup(auth.account.id, profileId);
+      if (!row) {
+        throw new AppError(
+          "NOT_FOUND",
+          `Browser Context Profile ${profileId} has no open setup session (start one with POST /v1/profiles/${profileId}/setup-session).`,
+        );
+      }
+      if (save) {
+        const saved = await deps.host.saveProfile(row.id);
+        if (saved !== "saved") {
+          throw new AppError("SERVICE_BUSY", "The setup session's browser could not be reached to save it; retry shortly.", {
+            headers: { "Retry-After": String(BUSY_RETRY_SECONDS) },
+          });
+        }
+      }
+      await endRow(row, save ? "profile_saved" : "setup_cancelled");
+      return wire((await repo.get(row.id)) ?? row);
     },
 
     liveSession,

@@ -9,6 +9,10 @@ export interface StoredSessionOptions {
   fingerprint_seed: string;
   proxy: { type: "managed" | "custom"; country_code: string | null } | null;
   profile_id: string | null;
+  /** With profile_id: whether the browser's state is written back to the profile when the session ends. */
+  persist: boolean;
+  /** A profile's setup session (POST /v1/profiles/{id}/setup-session): saved only by its save endpoint. */
+  setup: boolean;
 }
 
 export interface SessionWire {
@@ -30,6 +34,7 @@ export interface SessionWire {
   end_reason: string | null;
   proxy_trg_rx_bytes: number | null;
   proxy_trg_tx_bytes: number | null;
+  profile_id: string | null;
 }
 
 /** Spec 2.4: every field present, nullable ones null. */
@@ -69,6 +74,8 @@ export function storedOptions(row: Pick<BrowserSessionRow, "options" | "startTim
         ? { type: proxy.type, country_code: typeof proxy.country_code === "string" ? proxy.country_code : null }
         : null,
     profile_id: typeof o.profile_id === "string" ? o.profile_id : null,
+    persist: o.persist === true,
+    setup: o.setup === true,
   };
 }
 
@@ -97,6 +104,7 @@ export function sessionToWire(row: BrowserSessionRow, base: string): SessionWire
     end_reason: row.endReason,
     proxy_trg_rx_bytes: row.proxyRxBytes,
     proxy_trg_tx_bytes: row.proxyTxBytes,
+    profile_id: o.profile_id,
   };
 }
 

@@ -133,6 +133,7 @@ export async function fuzzKey(ctx: FuzzContext): Promise<string> {
       startedAt: now,
       expiresAt,
       inactivityMs: SESSION_LIMITS.inactivitySeconds.max * 1000,
+      profile: null,
     });
   }
   return key;

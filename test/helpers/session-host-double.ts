@@ -3,7 +3,7 @@ import type { BrowserConfig } from "../../functions/config/config-browser.ts";
 import type { Db } from "../../functions/db/db.ts";
 import type { Clock } from "../../functions/lib/clock.ts";
 import { sessionRepo } from "../../functions/sessions/session.repo.ts";
-import { sessionService } from "../../functions/sessions/session.service.ts";
+import { type SessionServiceDeps, sessionService } from "../../functions/sessions/session.service.ts";
 import type { SessionHost, SessionLaunch } from "../../functions/sessions/session-host.ts";
 import type { TestContextOptions } from "./app.ts";
 
@@ -28,6 +28,8 @@ export class SessionHostDouble implements SessionHost {
   readonly hostUrl = null;
   readonly starts: SessionLaunch[] = [];
   readonly ends: { id: string; reason: string }[] = [];
+  /** Sessions whose profile saveProfile wrote (a setup session's save). */
+  readonly saves: string[] = [];
   private readonly held = new Set<string>();
   private nextFailure: Error | null = null;
 
@@ -80,6 +82,13 @@ export class SessionHostDouble implements SessionHost {
     return true;
   }
 
+  async saveProfile(id: string): Promise<"saved" | "no_profile" | "not_here"> {
+    if (!this.held.has(id)) return "not_here";
+    if (!this.starts.find((s) => s.id === id)?.profile) return "no_profile";
+    this.saves.push(id);
+    return "saved";
+  }
+
   async liveFrame(session: { id: string }): Promise<Buffer | null> {
     return this.held.has(session.id) ? DOUBLE_LIVE_FRAME : null;
   }
@@ -92,6 +101,8 @@ export interface DoubleSessionsOptions {
   allowPrivateHosts?: AllowedHost[];
   /** The browser surface's public base, in cdp_url and live_view_url. */
   publicBase?: string;
+  /** Browser Context Profiles sessions may start from; none by default. */
+  profiles?: SessionServiceDeps["profiles"];
 }
 
 /**
@@ -115,6 +126,7 @@ export function sessionsOver(
       browser: { countryProxies: opts.countryProxies ?? {} },
       allowPrivateHosts: opts.allowPrivateHosts ?? [],
       publicBase: () => publicBase,
+      ...(opts.profiles ? { profiles: opts.profiles } : {}),
     });
   };
 }

@@ -170,6 +170,7 @@ describe.each(driverCases(["pglite", "pg"]))("browser session API on $driver", (
         end_reason: null,
         proxy_trg_rx_bytes: null,
         proxy_trg_tx_bytes: null,
+        profile_id: null,
       });
       expect(host.startsOf(accountId)).toEqual([
         {
@@ -184,6 +185,7 @@ describe.each(driverCases(["pglite", "pg"]))("browser session API on $driver", (
           startedAt: new Date(T0),
           expiresAt: new Date("2026-11-21T10:15:00.000Z"),
           inactivityMs: 300_000,
+          profile: null,
         },
       ]);
     });

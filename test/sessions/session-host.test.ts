@@ -64,6 +64,7 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
       startedAt: now,
       expiresAt,
       inactivityMs: o.inactivityMs ?? 60_000,
+      profile: null,
     };
   };
 

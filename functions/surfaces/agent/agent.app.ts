@@ -3,10 +3,13 @@ import { createRouter } from "../../http/create-router.ts";
 import type { ProfileService } from "../../profiles/profile.service.ts";
 import type { RunsApi } from "../../runs/build.ts";
 import type { Services } from "../../services/index.ts";
+import type { SessionService } from "../../sessions/session.service.ts";
 import type { VaultService } from "../../vault/vault.service.ts";
 import { accountHandlers } from "./account.handlers.ts";
 import { getAccountRoute, listApiKeysRoute } from "./account.routes.ts";
 import { mountLiveView } from "./live.ts";
+import { profileSetupHandlers } from "./profile-setup.handlers.ts";
+import { cancelSetupRoute, saveSetupRoute, startSetupRoute } from "./profile-setup.routes.ts";
 import { profileHandlers } from "./profiles.handlers.ts";
 import * as p from "./profiles.routes.ts";
 import { runHandlers } from "./runs.handlers.ts";
@@ -20,6 +23,7 @@ export function agentSurface(
   runs: RunsApi,
   vault: VaultService | null = null,
   profiles: ProfileService | null = null,
+  sessions: SessionService | null = null,
 ): Surface {
   const app = createRouter();
   const account = accountHandlers(services);
@@ -55,6 +59,10 @@ export function agentSurface(
     app.openapi(p.updateProfileRoute, ph.update);
     app.openapi(p.deleteProfileRoute, ph.remove);
     app.openapi(p.forgetProfileDomainRoute, ph.forgetDomain);
+    const setup = profileSetupHandlers(profiles, sessions);
+    app.openapi(startSetupRoute, setup.start);
+    app.openapi(saveSetupRoute, setup.save);
+    app.openapi(cancelSetupRoute, setup.cancel);
   }
   return { name: "agent", title: "automation API", prefix: "", app, available: true, publicPathPrefixes: ["/v1/live/"] };
 }
