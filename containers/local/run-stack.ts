@@ -3,11 +3,14 @@ import type { Config } from "../../functions/config/config.ts";
 import type { Db } from "../../functions/db/db.ts";
 import type { Extractor } from "../../functions/extract/types.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
+import { profileStore } from "../../functions/profiles/profile.store.ts";
+import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import type { DeadLetterHandler, RunQueue } from "../../functions/queue/queue.ts";
 import { createSqsQueue } from "../../functions/queue/sqs-queue.ts";
 import type { RunLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
+import type { Keyring } from "../../functions/vault/crypto.ts";
 import { externalVaultProviders } from "../../functions/vault/providers/external.ts";
 import { type RunCredentials, runCredentials } from "../../functions/vault/run-credentials.ts";
 import { RunMessageSchema, runError } from "../../schema/runs.ts";
@@ -108,10 +111,13 @@ export function createWorkerStack(input: {
   logger: Logger;
   /** The vault's run side; made here from the configuration when not given (osprey worker). */
   credentials?: RunCredentials;
+  /** Browser Context Profiles; made here from the configuration when not given (osprey worker). */
+  profiles?: ProfileStore | null;
 }): WorkerStack {
   const { config, logger } = input;
   const browsers = browserPool(config, logger);
   const model = createModelProvider(config.model, { logger });
+  const profiles = input.profiles === undefined ? workerProfiles(config, input.db, logger) : input.profiles;
   const worker = createRunWorker({
     lifecycle: input.lifecycle,
     queue: input.queue,
@@ -124,6 +130,7 @@ export function createWorkerStack(input: {
     leaseMs: config.runLeaseMs,
     vision: config.modelVision,
     credentials: input.credentials ?? workerCredentials(config, input.db),
+    ...(profiles ? { profiles } : {}),
   });
   const dispatcher = createWebhookDispatcher({ db: input.db, logger, allowPrivateHosts: config.allowPrivateHosts });
   return {
@@ -148,6 +155,18 @@ export function createWorkerStack(input: {
  * fails with a step error saying so (the run's other steps go on).
  */
 function workerCredentials(config: Config, db: Db): RunCredentials {
-  const keyring = config.vault.key !== null || config.queue.kind !== "sqs" ? vaultKeyring(config) : null;
-  return runCredentials({ db, keyring, providers: externalVaultProviders() });
+  return runCredentials({ db, keyring: workerKeyring(config), providers: externalVaultProviders() });
+}
+
+function workerKeyring(config: Config): Keyring | null {
+  return config.vault.key !== null || config.queue.kind !== "sqs" ? vaultKeyring(config) : null;
+}
+
+/**
+ * A worker's Browser Context Profiles, sealed with the vault key (workerKeyring's rule); null in
+ * the cloud without OSPREY_VAULT_KEY: use_profile runs then fail saying the worker cannot read them.
+ */
+export function workerProfiles(config: Config, db: Db, logger: Logger): ProfileStore | null {
+  const keyring = workerKeyring(config);
+  return keyring ? profileStore({ db, keyring, logger }) : null;
 }

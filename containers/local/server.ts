@@ -96,6 +96,8 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   const vaultProviders = externalVaultProviders();
   // use_vault runs: the API checks credential_item_ids, the in-process worker reveals values at fill time.
   const credentials = runCredentials({ db, keyring, providers: vaultProviders });
+  // Browser Context Profiles, sealed with the vault key: the API, runs and sessions share one store.
+  const profilesStore = profileStore({ db, keyring, logger });
   const runs = buildRuns({
     lifecycle,
     queue,
@@ -104,9 +106,10 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     model: config.model,
     allowPrivateHosts: config.allowPrivateHosts,
     credentials,
+    profiles: profilesStore,
   });
   const workers = config.worker
-    ? createWorkerStack({ config, db, queue, lifecycle, blobs, extractor, logger, credentials })
+    ? createWorkerStack({ config, db, queue, lifecycle, blobs, extractor, logger, credentials, profiles: profilesStore })
     : null;
   const upstreams = providersFromConfig(config.search);
   const search = config.search.enabled
@@ -129,13 +132,14 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
           executablePath: chromium.path,
           prefix: "/browser",
           publicBase: () => `${publicUrl()}/browser`,
+          profiles: profilesStore,
         })
       : null;
   const sessionHost = browserSessions?.host ?? null;
   const sessions = browserSessions?.sessions ?? null;
   const vault = vaultService({ db, clock: systemClock, logger, keyring, providers: vaultProviders });
   // Browser Context Profiles: each domain's state sealed with the vault keyring (profileStore is what loads and saves it).
-  const profiles = profileService({ db, clock: systemClock, store: profileStore({ db, keyring, logger }) });
+  const profiles = profileService({ db, clock: systemClock, store: profilesStore });
   const app = createLocalApp({
     services: runtime.services,
     ids: defaultIds,

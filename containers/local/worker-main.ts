@@ -5,6 +5,7 @@ import { createExtractorPool } from "../../functions/extract/pool.ts";
 import { type Renderer, unavailableRenderer } from "../../functions/fetch/renderer.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
+import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import { runLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import { createRunNotifier } from "../../functions/runs/run-notifier.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
@@ -14,7 +15,7 @@ import { startHealthEndpoint } from "../worker/health-endpoint.ts";
 import { type RenderEndpoint, startRenderEndpoint } from "../worker/render-endpoint.ts";
 import { detectChromium } from "./adapters.ts";
 import { installProcessGuard } from "./process-guard.ts";
-import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
+import { createQueue, createWorkerStack, deadLetterFailsRun, workerProfiles } from "./run-stack.ts";
 import { openRuntime, type Runtime } from "./runtime.ts";
 
 /**
@@ -144,6 +145,8 @@ async function startBrowserApi(
     // Not OSPREY_PUBLIC_URL: on a worker that names the agent surface (run live views, webhooks),
     // which the cloud serves from another host than the load balancer in front of this surface.
     publicBase: () => config.browser.publicUrl ?? config.browser.hostUrl ?? listening,
+    // Sessions start from a profile where the vault key is known (the workers' rule for runs too).
+    ...withProfiles(workerProfiles(config, runtime.database.db, logger)),
   });
   const app = createBrowserApp({ services: runtime.services, ids: defaultIds, logger, sessions });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.browser.port });
@@ -171,3 +174,5 @@ async function startBrowserApi(
     },
   };
 }
+
+const withProfiles = (profiles: ProfileStore | null) => (profiles ? { profiles } : {});

@@ -4,6 +4,7 @@ import type { Config } from "../../functions/config/config.ts";
 import type { Db } from "../../functions/db/db.ts";
 import { systemClock } from "../../functions/lib/clock.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
+import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import type { Services } from "../../functions/services/index.ts";
 import { type SessionService, sessionService } from "../../functions/sessions/session.service.ts";
 import { sessionTargetSetup } from "./prepare-target.ts";
@@ -25,6 +26,8 @@ export function buildSessions(o: {
   prefix: string;
   /** The public base of the surface (cdp_url and live_view_url start with it); read when needed. */
   publicBase: () => string;
+  /** Browser Context Profiles sessions may start from (profile_id); absent: none exist here. */
+  profiles?: ProfileStore;
 }): { host: LocalSessionHost; sessions: SessionService } {
   const { config, db, services, logger } = o;
   const host = createLocalSessionHost({
@@ -39,6 +42,7 @@ export function buildSessions(o: {
     prefix: o.prefix,
     prepareTarget: sessionTargetSetup,
     hostUrl: config.browser.hostUrl,
+    ...(o.profiles ? { profiles: o.profiles } : {}),
   });
   const sessions = sessionService({
     db,
@@ -49,6 +53,7 @@ export function buildSessions(o: {
     browser: config.browser,
     allowPrivateHosts: config.allowPrivateHosts,
     publicBase: o.publicBase,
+    ...(o.profiles ? { profiles: o.profiles } : {}),
   });
   return { host, sessions };
 }

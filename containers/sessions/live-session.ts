@@ -30,6 +30,11 @@ export interface LiveSessionOptions {
   onEnded: (reason: string, bytes: { rx: number; tx: number }) => Promise<void>;
   /** Told when a client connects (created → running). */
   onConnected: () => void;
+  /**
+   * Awaited once the session starts ending, after its clients are closed and before the browser is
+   * killed (a profile's state is written back then). Bounded by ENDING_HOOK_MS; its errors are the hook's.
+   */
+  onEnding?: (reason: string) => Promise<void>;
 }
 
 export interface LiveSession {
@@ -50,6 +55,8 @@ export interface LiveSession {
 /** Close code sent to a client whose session ended (4000–4999: application codes). */
 const ENDED_CODE = 4000;
 const PREPARE_TIMEOUT_MS = 5_000;
+/** The longest onEnding may hold the browser before it is killed anyway. */
+const ENDING_HOOK_MS = 15_000;
 
 export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSession> {
   const { launch, proc, logger } = opts;
@@ -201,6 +208,12 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
     end(reason) {
       ending ??= (async () => {
         for (const c of clients) c.close(ENDED_CODE, `the session ended (${reason})`);
+        if (opts.onEnding) {
+          await Promise.race([
+            opts.onEnding(reason).catch(() => {}),
+            new Promise((resolve) => setTimeout(resolve, ENDING_HOOK_MS).unref()),
+          ]);
+        }
         control.close();
         await proc.terminate({ force: true });
         for (const c of clients) c.terminate();

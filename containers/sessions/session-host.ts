@@ -9,10 +9,12 @@ import type { Clock } from "../../functions/lib/clock.ts";
 import { newId } from "../../functions/lib/ids.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
 import type { Resolver } from "../../functions/net/address-policy.ts";
+import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import type { AuthContext } from "../../functions/services/api-key.service.ts";
 import { type BrowserSessionRow, sessionRepo } from "../../functions/sessions/session.repo.ts";
 import { type SessionHost, SessionHostBusyError, type SessionLaunch } from "../../functions/sessions/session-host.ts";
 import { launchChromium } from "../browser/chromium-process.ts";
+import { bindProfile, type ProfileBinding } from "../browser/profile-binding.ts";
 import { type LiveSession, openLiveSession, type PrepareTarget } from "./live-session.ts";
 import { createWarmPool, type WarmPool } from "./warm-pool.ts";
 
@@ -46,6 +48,8 @@ export interface LocalSessionHostOptions {
   heartbeatMs?: number;
   /** An open session whose host has not written for this long is ended as host_lost. Default 60 s. */
   lostAfterMs?: number;
+  /** Browser Context Profiles: loaded into a session's browser at start, written back as its launch says. */
+  profiles?: Pick<ProfileStore, "load" | "save">;
 }
 
 export interface LocalSessionHost extends SessionHost {
@@ -83,6 +87,8 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
   const repo = sessionRepo(opts.db);
   const log = opts.logger;
   const sessions = new Map<string, LiveSession>();
+  /** The profile each session started from (only sessions with one). */
+  const bindings = new Map<string, ProfileBinding>();
   const starting = new Set<string>();
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
   let closed = false;
@@ -203,6 +209,16 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
             proc,
             logger: log,
             prepareTarget: opts.prepareTarget(launch, proc.version),
+            // A persisting session writes its profile back however it ends, while its browser still runs.
+            onEnding: async (reason) => {
+              const binding = bindings.get(launch.id);
+              bindings.delete(launch.id);
+              binding?.stop();
+              if (!binding || !launch.profile?.persist || reason === "browser_exited") return;
+              await binding
+                .save(launch.id)
+                .catch((err: unknown) => log.warn("profile not saved at session end", { session_id: launch.id, error: err }));
+            },
             onConnected: () => void write("connection", repo.markConnected(launch.id, opts.clock.now())),
             onEnded: async (reason, bytes) => {
               sessions.delete(launch.id);
@@ -220,6 +236,23 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
         } catch (err) {
           await proc.terminate({ force: true });
           throw err;
+        }
+        if (launch.profile && opts.profiles) {
+          // Loaded before start resolves, so no client ever sees the browser without it.
+          try {
+            const binding = await bindProfile({
+              store: opts.profiles,
+              accountId: launch.accountId,
+              profileId: launch.profile.id,
+              context: proc.browser.defaultBrowserContext(),
+              logger: log,
+            });
+            if (binding) bindings.set(launch.id, binding);
+            else log.warn("the session's profile is gone; starting without it", { session_id: launch.id });
+          } catch (err) {
+            await live.end("start_failed");
+            throw err;
+          }
         }
         sessions.set(launch.id, live);
         log.debug("browser session started", { session_id: launch.id, warm });
@@ -280,6 +313,20 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
         refuseUpgrade(socket, 503, "SERVICE_BUSY", "The session's browser could not be reached.");
       });
       return true;
+    },
+
+    async saveProfile(id) {
+      const s = sessions.get(id);
+      if (!s) return "not_here";
+      const binding = bindings.get(id);
+      if (!binding) return "no_profile";
+      try {
+        await binding.save(id);
+        return "saved";
+      } catch (err) {
+        log.warn("profile not saved", { session_id: id, error: err });
+        return "not_here";
+      }
     },
 
     async liveFrame(session) {

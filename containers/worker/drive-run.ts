@@ -1,5 +1,6 @@
 import type { Extractor } from "../../functions/extract/types.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
+import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";
 import type { RunRepo, RunRow } from "../../functions/runs/run.repo.ts";
 import { liveUrl } from "../../functions/runs/run.wire.ts";
@@ -13,6 +14,7 @@ import { runAgent } from "../agent/agent.ts";
 import { type AgentOutcome, type CredentialKit, RunAbort } from "../agent/agent.types.ts";
 import type { ModelProvider } from "../agent/model/types.ts";
 import { fingerprintFor } from "../browser/fingerprint.ts";
+import { bindProfile, type ProfileBinding } from "../browser/profile-binding.ts";
 import type { RunBrowserPool } from "../browser/run-session.ts";
 import { applyStealthToContext } from "../browser/stealth.ts";
 import { startLiveFrames } from "./live-frames.ts";
@@ -41,6 +43,8 @@ export interface DriveDeps {
   vision: boolean;
   /** See RunWorkerOptions.credentials. */
   credentials?: Pick<RunCredentials, "forRun" | "reveal">;
+  /** See RunWorkerOptions.profiles. */
+  profiles?: Pick<ProfileStore, "resolve" | "load" | "save">;
   leaseMs: number;
   heartbeatMs: number;
   cancelPollMs: number;
@@ -118,6 +122,26 @@ export async function driveRun(
       const items = await vault.forRun(row.accountId, request.credential_item_ids);
       credentials = { items, reveal: (itemId) => vault.reveal(row.accountId, itemId) };
     }
+    // use_profile: resolved now (profile_id, or the account's default as it is when the run starts).
+    let profileRef: { id: string; fingerprintSeed: string } | null = null;
+    if (request.use_profile) {
+      if (!deps.profiles) {
+        return {
+          status: "FAILED",
+          error: systemFailure("This run uses a profile (use_profile) but its worker cannot read profiles."),
+        };
+      }
+      profileRef = await deps.profiles.resolve(row.accountId, request.profile_id);
+      if (!profileRef) {
+        return {
+          status: "FAILED",
+          error: runError(
+            "TASK_FAILED",
+            "The run's Browser Context Profile no longer exists (deleted, or no default profile any more).",
+          ),
+        };
+      }
+    }
     let session: Awaited<ReturnType<RunBrowserPool["open"]>>;
     try {
       session = await deps.browsers.open({ signal: stop.signal });
@@ -127,17 +151,29 @@ export async function driveRun(
       deps.logger.error("could not open a browser for a run", { run_id: runId, error: err });
       return { status: "FAILED", error: systemFailure(`No browser is available to run this: ${(err as Error).message}`, 30) };
     }
+    let binding: ProfileBinding | null = null;
     try {
       if (request.browser_profile === "stealth") {
         const page = session.activePage();
-        // Seeded by the run: a retried run (another worker, a relaunched browser) is the same machine.
+        // Seeded by the profile (the same device every visit) or else by the run: a retried run
+        // (another worker, a relaunched browser) is the same machine.
         const fingerprint = fingerprintFor({
-          seed: runId,
+          seed: profileRef?.fingerprintSeed ?? runId,
           browserVersion: await session.browser.version(),
           countryCode: request.proxy_config?.country_code ?? null,
           viewport: page.viewport() ?? undefined,
         });
         await applyStealthToContext(session.context, page, fingerprint);
+      }
+      if (profileRef && deps.profiles) {
+        // Before the first navigation: the run starts logged in where the profile is.
+        binding = await bindProfile({
+          store: deps.profiles,
+          accountId: row.accountId,
+          profileId: profileRef.id,
+          context: session.context,
+          logger: deps.logger,
+        });
       }
       const url = liveUrl(deps.publicUrl(), row.liveToken);
       if (url) await deps.repo.appendEvent(runId, "STREAMING_URL", { streaming_url: url });
@@ -181,6 +217,15 @@ export async function driveRun(
       if (stop.signal.reason === SHUTDOWN && !acted) return "requeue";
       return outcome;
     } finally {
+      // The state goes back to the profile however the run ended, unless another worker owns the
+      // run now or it is requeued without having acted (it will load the profile again).
+      const requeued = stop.signal.reason === SHUTDOWN && !acted;
+      if (binding && stop.signal.reason !== LEASE_LOST && !requeued) {
+        await binding
+          .save(runId)
+          .catch((err: unknown) => deps.logger.warn("could not save the run's profile", { run_id: runId, error: err }));
+      }
+      binding?.stop();
       const frames = (await live?.stop()) ?? [];
       // A worker that lost the run leaves the recording to the new owner.
       if (frames.length > 0 && stop.signal.reason !== LEASE_LOST) {

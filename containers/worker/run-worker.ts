@@ -1,6 +1,7 @@
 import type { Extractor } from "../../functions/extract/types.ts";
 import { newId } from "../../functions/lib/ids.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
+import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import { LeaseLostError, type ReceivedMessage, type RunQueue } from "../../functions/queue/queue.ts";
 import type { RunLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
@@ -36,6 +37,8 @@ export interface RunWorkerOptions {
   vision?: boolean;
   /** The vault's run side: use_vault runs list and reveal the account's items through it. Absent: such runs fail. */
   credentials?: Pick<RunCredentials, "forRun" | "reveal">;
+  /** Browser Context Profiles: use_profile runs load one and write back what changed. Absent: such runs fail. */
+  profiles?: Pick<ProfileStore, "resolve" | "load" | "save">;
   /** A PENDING run whose message was sent this long ago is re-sent (its message may be lost). Default 5 min. */
   orphanAfterMs?: number;
   /** How often the orphan sweep runs. Default 60 s. */
@@ -93,6 +96,7 @@ export function createRunWorker(opts: RunWorkerOptions): RunWorker {
     logger: log,
     vision: opts.vision ?? false,
     ...(opts.credentials ? { credentials: opts.credentials } : {}),
+    ...(opts.profiles ? { profiles: opts.profiles } : {}),
     leaseMs,
     heartbeatMs,
     cancelPollMs,

@@ -10,6 +10,7 @@ import { createSqsQueue } from "../queue/sqs-queue.ts";
 import { buildRuns } from "../runs/build.ts";
 import { runLifecycle } from "../runs/run-lifecycle.ts";
 import { createRunNotifier } from "../runs/run-notifier.ts";
+import { withCapacityNudge } from "../scaler/capacity-nudge.ts";
 import { agentSurface } from "../surfaces/agent/agent.app.ts";
 import { createKeyring } from "../vault/crypto.ts";
 import { externalVaultProviders } from "../vault/providers/external.ts";
@@ -53,8 +54,17 @@ function sqsProducer(queue: Extract<Config["queue"], { kind: "sqs" }>, root: Edg
 
 export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
   const { config } = root;
-  const queue =
-    config.queue.kind === "sqs" ? sqsProducer(config.queue, root) : unavailableQueue("OSPREY_SQS_QUEUE_URL is not set");
+  const db = root.database.db;
+  // The vault API needs the key that opens provider tokens (sync), and profiles the key that seals
+  // their states: both are served with OSPREY_VAULT_KEY set.
+  const key = config.vault.key;
+  const keyring = key ? createKeyring(key, config.vault.previousKeys) : null;
+  const store = keyring ? profileStore({ db, keyring, logger: root.logger }) : null;
+  // Each enqueue also nudges the scaler (the fast path of issue [5 of 6]) where one is configured.
+  const queue = withCapacityNudge(
+    config.queue.kind === "sqs" ? sqsProducer(config.queue, root) : unavailableQueue("OSPREY_SQS_QUEUE_URL is not set"),
+    root.capacityNudge,
+  );
   const runs = buildRuns({
     // Its own notifier: the workers are other processes, so readers here poll.
     lifecycle: runLifecycle({ db: root.database.db, notifier: createRunNotifier(), publicUrl: root.publicUrl }),
@@ -65,7 +75,9 @@ export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
     allowPrivateHosts: config.allowPrivateHosts,
     responseCapMs: LAMBDA_RESPONSE_CAP_MS,
     // Admission of use_vault reads the account's items only; values are opened by the browser containers.
-    credentials: runCredentials({ db: root.database.db, keyring: null, providers: {} }),
+    credentials: runCredentials({ db, keyring: null, providers: {} }),
+    // use_profile admission resolves the profile; the browser containers load and save it.
+    ...(store ? { profiles: store } : {}),
   });
   if (config.queue.kind !== "sqs") {
     // Refused before the run is inserted: a run that could never be queued is not created at all.
@@ -77,16 +89,9 @@ export const buildAgentSurface: EdgeSurfaceBuilder = (root) => {
     };
     runs.service = { ...runs.service, create: refuse, createBatch: refuse };
   }
-  // The vault API needs the key that opens provider tokens (sync), and profiles the key that seals
-  // their states: both are served with OSPREY_VAULT_KEY set.
-  const key = config.vault.key;
-  const keyring = key ? createKeyring(key, config.vault.previousKeys) : null;
-  const db = root.database.db;
   const vault = keyring
     ? vaultService({ db, clock: systemClock, logger: root.logger, keyring, providers: externalVaultProviders() })
     : null;
-  const profiles = keyring
-    ? profileService({ db, clock: systemClock, store: profileStore({ db, keyring, logger: root.logger }) })
-    : null;
+  const profiles = store ? profileService({ db, clock: systemClock, store }) : null;
   return agentSurface(root.services, runs, vault, profiles);
 };

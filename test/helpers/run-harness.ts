@@ -10,6 +10,8 @@ import type { Db } from "../../functions/db/db.ts";
 import { inlineExtractor } from "../../functions/extract/pool.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
 import type { Resolver } from "../../functions/net/address-policy.ts";
+import type { ProfileService } from "../../functions/profiles/profile.service.ts";
+import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import type { RunQueue } from "../../functions/queue/queue.ts";
 import { type RunLifecycle, runLifecycle } from "../../functions/runs/run-lifecycle.ts";
@@ -70,6 +72,8 @@ export async function startRunHarness(
     resolver?: Resolver;
     /** The vault's run side, for the API's admission and every worker (default: the test context's, which reveals nothing). */
     credentials?: RunCredentials;
+    /** Browser Context Profiles: the API (the context's) and the store runs and workers load and save with. */
+    profiles?: { service: ProfileService; store: ProfileStore };
     /** Where artifacts go (default: memory). */
     blobs?: BlobStore;
     /** The vault API (sync, list), as createTestContext takes it. */
@@ -119,8 +123,10 @@ export async function startRunHarness(
       ],
       heartbeatMs: opts.heartbeatMs,
       ...(opts.credentials ? { credentials: opts.credentials } : {}),
+      ...(opts.profiles ? { profiles: opts.profiles.store } : {}),
     },
     ...(opts.vault ? { vault: opts.vault } : {}),
+    ...(opts.profiles ? { profiles: () => (opts.profiles as { service: ProfileService }).service } : {}),
   });
   const workers: RunWorker[] = [];
   return {
@@ -154,6 +160,7 @@ export async function startRunHarness(
         pollWaitMs: 200,
         cancelPollMs: 100,
         ...(opts.credentials ? { credentials: opts.credentials } : {}),
+        ...(opts.profiles ? { profiles: opts.profiles.store } : {}),
         ...overrides,
       });
       worker.start();

@@ -11,6 +11,8 @@ import type { BrowserConfig } from "../../functions/config/config-browser.ts";
 import type { Db } from "../../functions/db/db.ts";
 import { systemClock } from "../../functions/lib/clock.ts";
 import { type Logger, silentLogger } from "../../functions/lib/logger.ts";
+import type { ProfileService } from "../../functions/profiles/profile.service.ts";
+import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import { sessionService } from "../../functions/sessions/session.service.ts";
 import { createTestContext, type TestContext } from "./app.ts";
 import { CHROME } from "./test-session.ts";
@@ -35,6 +37,8 @@ export async function startSessionServer(
     browser?: Partial<Pick<BrowserConfig, "countryProxies">>;
     host?: Partial<Omit<LocalSessionHostOptions, "db" | "authenticate">>;
     logger?: Logger;
+    /** Browser Context Profiles: the API and the store sessions start from and save to. */
+    profiles?: { service: ProfileService; store: ProfileStore };
   } = {},
 ): Promise<SessionServer> {
   let base = "http://127.0.0.1:0";
@@ -56,6 +60,7 @@ export async function startSessionServer(
         prefix: "/browser",
         prepareTarget: sessionTargetSetup,
         tickMs: 100,
+        ...(opts.profiles ? { profiles: opts.profiles.store } : {}),
         ...opts.host,
       });
       return sessionService({
@@ -67,8 +72,10 @@ export async function startSessionServer(
         browser: { countryProxies: opts.browser?.countryProxies ?? {} },
         allowPrivateHosts,
         publicBase: () => `${base}/browser`,
+        ...(opts.profiles ? { profiles: opts.profiles.store } : {}),
       });
     },
+    ...(opts.profiles ? { profiles: () => (opts.profiles as { service: ProfileService }).service } : {}),
   });
   // Rate limits count on the test clock; move it to now so their windows are today's.
   ctx.clock.set(Date.now());
