@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isExecutable } from "../../containers/browser/chromium-process.ts";
+import { fingerprintFor } from "../../containers/browser/fingerprint.ts";
 import { silentLogger } from "../../functions/lib/logger.ts";
 import { call, idx, type ScriptStep, sequence, stateText } from "../agent/loop/harness.ts";
 import { TestClock } from "../helpers/app.ts";
@@ -53,6 +54,16 @@ async function startSite(): Promise<Site> {
           `<h1>Signed in as ${name}</h1><script>localStorage.setItem("theme", "ocean")</script><a href="/home">Home</a>`,
         ),
         { "set-cookie": `sid=${sid}; Path=/; HttpOnly; Max-Age=86400; SameSite=Lax` },
+      );
+    }
+    if (url.pathname === "/whoami") {
+      // What a site can tell of the device: the client hints' full version (its patch comes from the
+      // fingerprint seed) and the screen.
+      return send(
+        page(
+          "Who am I",
+          `<p id="fp"></p><script>navigator.userAgentData.getHighEntropyValues(["uaFullVersion"]).then((v) => { document.getElementById("fp").textContent = "FP: " + v.uaFullVersion + " " + screen.width + "x" + screen.height; });</script>`,
+        ),
       );
     }
     if (url.pathname === "/login") {
@@ -125,8 +136,12 @@ describe.skipIf(!isExecutable(CHROME)).each(drivers)("Browser Context Profiles e
       },
     });
   };
-  const newProfile = async (name: string, isDefault = false) => {
-    const res = await h.ctx.postJson(key, "/v1/profiles", { name, is_default: isDefault });
+  const newProfile = async (name: string, isDefault = false, seed?: string) => {
+    const res = await h.ctx.postJson(key, "/v1/profiles", {
+      name,
+      is_default: isDefault,
+      ...(seed ? { fingerprint_seed: seed } : {}),
+    });
     expect(res.status).toBe(201);
     return (await res.json()) as Json;
   };
@@ -166,6 +181,35 @@ describe.skipIf(!isExecutable(CHROME)).each(drivers)("Browser Context Profiles e
 
     const stranger = await run("/home", [greeting]);
     expect(stranger.result).toEqual({ greeting: "Please sign in", theme: "none" });
+    expect(errors).toEqual([]);
+  });
+
+  it("the profile's fingerprint_seed is the stealth run's device, the same every run", async () => {
+    const seeds = ["device-seed-a", "device-seed-b", "device-seed-c", "device-seed-d"];
+    const patch = (seed: string) =>
+      fingerprintFor({ seed, browserVersion: "HeadlessChrome/131.0.6778.85" }).fullVersion.split(".")[3];
+    const a = seeds[0] as string;
+    const b = seeds.find((x) => patch(x) !== patch(a)) as string;
+    const device = async (profileId: string) => {
+      const r = await run(
+        "/whoami",
+        [
+          () => call("wait_for", { text: "FP:" }),
+          (t) => call("done", { success: true, result: { fp: /FP: ([\d.]+ \d+x\d+)/.exec(stateText(t))?.[1] ?? "?" } }),
+        ],
+        { use_profile: true, profile_id: profileId, browser_profile: "stealth" },
+      );
+      expect(r.status, JSON.stringify(r)).toBe("COMPLETED");
+      return String(r.result.fp);
+    };
+    const pa = await newProfile("Device A", false, a);
+    const pb = await newProfile("Device B", false, b);
+    const first = await device(pa.id);
+    expect(first.split(" ")[0]?.split(".")[3]).toBe(patch(a));
+    expect(await device(pa.id)).toBe(first);
+    const other = await device(pb.id);
+    expect(other.split(" ")[0]?.split(".")[3]).toBe(patch(b));
+    expect(other).not.toBe(first);
     expect(errors).toEqual([]);
   });
 
