@@ -40,6 +40,23 @@ const HELP: Partial<Record<RunErrorCode, string>> = {
   CONTENT_POLICY_VIOLATION: "The goal or target is blocked by policy.",
 };
 
+/** The help texts, for the reference's "Run errors" section (functions/http/openapi-document.ts). */
+export const RUN_ERROR_HELP: Readonly<Partial<Record<RunErrorCode, string>>> = HELP;
+
+/**
+ * Where a run error's help_url points: this server's own reference, at its "Run errors" section
+ * (Scalar gives a description heading the id `description/<slug>`). The base is the server's public
+ * URL, known only when the error is shown, so stored errors carry no help_url (older rows may carry
+ * one for a site that does not exist); runErrorWithHelp sets it on the way out.
+ */
+export const runErrorHelpUrl = (publicUrl: string) => `${publicUrl.replace(/\/$/, "")}/docs#description/run-errors`;
+
+/** The error as the caller sees it: help_url on this server's docs when the code has help, else none. */
+export function runErrorWithHelp(error: RunError, publicUrl: string): RunError {
+  const { help_url: _stored, ...rest } = error;
+  return HELP[error.code] ? { ...rest, help_url: runErrorHelpUrl(publicUrl) } : rest;
+}
+
 /** Builds a spec 7.2 error object; the category comes from the code table in schema/errors.ts. */
 export function runError(code: RunErrorCode, message: string, opts: { retryAfter?: number | null } = {}): RunError {
   const help = HELP[code];
@@ -48,7 +65,7 @@ export function runError(code: RunErrorCode, message: string, opts: { retryAfter
     message,
     category: RUN_ERROR_CATEGORY[code],
     retry_after: opts.retryAfter ?? null,
-    ...(help ? { help_url: `https://osprey.dev/docs/errors#${code.toLowerCase()}`, help_message: help } : {}),
+    ...(help ? { help_message: help } : {}),
   };
 }
 

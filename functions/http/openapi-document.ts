@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { RUN_ERROR_HELP } from "../../schema/runs.ts";
 import type { AppEnv } from "./app-env.ts";
 import { SECURITY_SCHEME_NAME } from "./openapi.ts";
 
@@ -8,6 +9,10 @@ interface SurfaceInfo {
   prefix: string;
   available: boolean;
 }
+
+const RUN_ERROR_HELP_LIST = Object.entries(RUN_ERROR_HELP)
+  .map(([code, help]) => `- \`${code}\`: ${help}`)
+  .join("\n");
 
 const DESCRIPTION = `Osprey lets programs use the web: an automation agent that drives a real browser, a page-fetch
 API that turns URLs into clean Markdown, HTML or a JSON tree, a search API, and remote browser sessions.
@@ -28,6 +33,13 @@ malformed JSON body and a JSON endpoint called without \`Content-Type: applicati
 404 unknown path or resource (also a capability not available on this server); 405 known path,
 other method (\`Allow\` lists the methods; code \`NOT_FOUND\`); 409 \`RETRY_REQUIRED\`; 413 body over
 1 MiB (code \`INVALID_INPUT\`); 429 \`RATE_LIMIT_EXCEEDED\`; 500 \`INTERNAL_ERROR\` (never echoes internals).
+
+## Run errors
+A run that fails after it was accepted answers HTTP 200 with status \`FAILED\` (or \`CANCELLED\`) and an
+\`error\` object: \`code\`, \`message\`, \`category\`, \`retry_after\` and, for the codes below,
+\`help_message\` and \`help_url\` (this section).
+
+${RUN_ERROR_HELP_LIST}
 
 ## Rate limits
 Search is limited in requests per minute and fetch in URLs per minute, per API key: free 30 / 60,

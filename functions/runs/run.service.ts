@@ -320,6 +320,8 @@ export function runService(deps: RunServiceDeps) {
     },
     /** How long an SSE stream may stay open (responseCapMs), or Infinity. */
     streamCapMs: deps.responseCapMs ?? Number.POSITIVE_INFINITY,
+    /** The base URL callers reach this server at (help_url, live views). */
+    publicUrl: () => publicUrl(),
   };
 }
 

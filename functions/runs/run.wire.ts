@@ -1,4 +1,4 @@
-import type { RunEntry, RunError, RunStatus } from "../../schema/runs.ts";
+import { type RunEntry, type RunError, type RunStatus, runErrorWithHelp } from "../../schema/runs.ts";
 import type { RunEventRow, RunRow } from "./run.repo.ts";
 import { runRequestView } from "./run-request.schema.ts";
 
@@ -58,7 +58,7 @@ export function runToWire(row: RunRow, publicUrl: string, now: Date, screenshots
     run_id: row.id,
     status: row.status as RunStatus,
     result: row.status === "COMPLETED" ? (row.result ?? null) : null,
-    error: row.error ?? null,
+    error: row.error ? runErrorWithHelp(row.error, publicUrl) : null,
     url: req.url,
     goal: req.goal,
     entry: row.entry as RunEntry,
@@ -75,12 +75,17 @@ export function runToWire(row: RunRow, publicUrl: string, now: Date, screenshots
   };
 }
 
-/** Spec 6.1: every event has type, run_id and timestamp; the stored data adds the type's fields. */
-export function eventToWire(e: RunEventRow): Record<string, unknown> {
+/**
+ * Spec 6.1: every event has type, run_id and timestamp; the stored data adds the type's fields. A
+ * COMPLETE event's error gets its help_url on `publicUrl`, as in runToWire.
+ */
+export function eventToWire(e: RunEventRow, publicUrl: string): Record<string, unknown> {
   const out: Record<string, unknown> = { type: e.type, run_id: e.runId, timestamp: e.createdAt.toISOString() };
   // jsonb keeps keys in its own order: put each type's fields back in the documented one.
   const keys = Object.keys(e.data).sort((a, b) => rank(a) - rank(b));
   for (const k of keys) out[k] = e.data[k];
+  const error = out.error as RunError | null | undefined;
+  if (error && typeof error === "object" && typeof error.code === "string") out.error = runErrorWithHelp(error, publicUrl);
   return out;
 }
 

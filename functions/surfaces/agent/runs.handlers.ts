@@ -69,7 +69,7 @@ export function runHandlers(deps: RunHandlerDeps) {
           const events = await runs.eventsAfter(created.id, lastId);
           for (const e of events) {
             lastId = e.id;
-            await stream.writeSSE({ data: JSON.stringify(eventToWire(e)) });
+            await stream.writeSSE({ data: JSON.stringify(eventToWire(e, runs.publicUrl())) });
             if (e.type === "COMPLETE") return;
           }
           if (events.length > 0) {
