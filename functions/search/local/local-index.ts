@@ -37,7 +37,8 @@ function toHit(row: DocumentRow, q: SearchQuery, rank: number): SearchHit {
   const hit: SearchHit = {
     url: row.url,
     title: row.title,
-    snippet: makeSnippet(row.body || row.title, q.text, q.language),
+    // The document was matched with the query analysed in its own language (ranking.ts).
+    snippet: makeSnippet(row.body || row.title, q.text, row.language),
     siteName: row.site_name,
     rank,
   };

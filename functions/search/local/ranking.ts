@@ -9,6 +9,14 @@
  * where it holds its own copy of a URL that also has a global copy, only its own. N, avgdl and df are
  * collection-wide (every copy of every account counts), so they move a little with pages other
  * accounts fetch; no other account's URL, title or text can reach a result.
+ *
+ * Language and location rank, never filter (as Brave's search_lang/country and SearXNG's language
+ * do). The query is analysed in every language the index holds documents of the query's type in
+ * (documents are analysed in their own language: prepare.ts), and a document is scored with the
+ * terms of its own language's analysis, so a Portuguese query finds Portuguese pages whatever
+ * `language` says and an English index answers `language=fr` with its English pages. Documents in
+ * the requested language, and pages on the requested country's top-level domain, then rank higher
+ * (RANK_BOOST); the row's `score` stays the plain BM25 score.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { GLOBAL_OWNER } from "../../../schema/tables/search.ts";
@@ -34,6 +42,14 @@ export interface Bm25Params {
 
 export const DEFAULT_BM25: Bm25Params = { k1: 0.9, b: 0.4, maxPostingsPerTerm: 5000 };
 
+/**
+ * The biases of a query's language and location, as factors on the BM25 score: a document in the
+ * requested language scores ×1.25, a page on the requested country's top-level domain ×1.1. Small
+ * enough that a clearly better match still wins, enough to order equal matches. (A judgement, not
+ * tuned: SciFact is English on one host, so every document there gets the same factor.)
+ */
+export const RANK_BOOST = { language: 1.25, location: 1.1 } as const;
+
 export interface DocumentRow {
   id: string | number;
   url: string;
@@ -48,6 +64,7 @@ export interface DocumentRow {
   year: number | null;
   pdf_url: string | null;
   cited_by_count: number | null;
+  /** BM25 (ordering also weighs language and location: RANK_BOOST). */
   score: number;
   total: string | number;
 }
@@ -139,14 +156,59 @@ function viewerAccount(viewer: SearchViewer | undefined): string {
   return id;
 }
 
-/** The query's terms (repeats kept: a repeated term weighs more, as in Lucene's boolean query). */
-export function queryTerms(q: SearchQuery): string[] {
-  return analyze(q.text, q.language);
+/**
+ * The languages documents of `type` are indexed in: a skip scan of search_documents_type_idx
+ * (type, language, id), one index probe per language, so it costs the same at any index size.
+ */
+export async function indexedLanguages(db: Db, type: string): Promise<string[]> {
+  const result = await db.execute(sql`
+    with recursive l(language) as (
+      (select language from search_documents where type = ${type} order by language limit 1)
+      union all
+      select (select d.language from search_documents d where d.type = ${type} and d.language > l.language
+              order by d.language limit 1)
+      from l where l.language is not null)
+    select language from l where language is not null`);
+  return (result as unknown as { rows: { language: string }[] }).rows.map((r) => r.language);
 }
 
 /**
- * One page of the documents `viewer` may see, ranked by BM25 (ties by id), each with its score and
- * the number of all matching documents it may see.
+ * The query's terms in each of `languages` (repeats kept: a repeated term weighs more, as in
+ * Lucene's boolean query), as parallel arrays of term and language.
+ */
+export function queryTerms(q: SearchQuery, languages: string[]): { terms: string[]; langs: string[] } {
+  const terms: string[] = [];
+  const langs: string[] = [];
+  for (const language of languages) {
+    for (const term of analyze(q.text, language)) {
+      terms.push(term);
+      langs.push(language);
+    }
+  }
+  return { terms, langs };
+}
+
+/** The top-level domains of a country's pages: its ccTLD (GB also .uk; the US also .gov, .edu, .mil). */
+export function countryDomains(location: string): string[] {
+  const cc = location.toLowerCase();
+  if (cc === "gb") return ["uk", "gb"];
+  if (cc === "us") return ["us", "gov", "edu", "mil"];
+  return [cc];
+}
+
+/** The factor the query's language and location give a candidate document `d` (RANK_BOOST). */
+function boostSql(q: SearchQuery): SQL {
+  const tlds = countryDomains(q.location).map((t) => sql`d.host like ${`%.${likeLiteral(t)}`}`);
+  return sql`(case when d.language = ${q.language} then ${RANK_BOOST.language}::float8 else 1 end
+    * case when ${sql.join(tlds, sql` or `)} then ${RANK_BOOST.location}::float8 else 1 end)`;
+}
+
+/**
+ * One page of the documents `viewer` may see, ranked by BM25 (ties by id) weighted by the query's
+ * language and location (RANK_BOOST), each with its BM25 score and the number of all matching
+ * documents it may see. Each document is scored with the query's terms in its own language: the
+ * postings of every distinct term are read once, and summed per (document, analysis language);
+ * only the sum for the document's language counts.
  */
 export async function bm25Page(
   db: Db,
@@ -156,37 +218,41 @@ export async function bm25Page(
   params: Bm25Params,
   limit = PAGE_SIZE,
 ): Promise<DocumentRow[]> {
-  const terms = queryTerms(q);
+  const account = viewerAccount(viewer);
+  const { terms, langs } = queryTerms(q, await indexedLanguages(db, q.domainType));
   if (terms.length === 0) return [];
   const { k1, b } = params;
-  const account = viewerAccount(viewer);
   const cap = params.maxPostingsPerTerm;
   const result = await db.execute(sql`
     with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
     st as (
       select greatest(doc_count, 1)::float8 as n, greatest(total_length::float8 / greatest(doc_count, 1), 1) as avgdl
       from search_stats where id = 1),
-    q as (select term, count(*)::float8 as qtf from unnest(${arr(terms, "text[]")}) as u(term) group by term),
+    qt as (
+      select term, lang, count(*)::float8 as qtf
+      from unnest(${arr(terms, "text[]")}, ${arr(langs, "text[]")}) as u(term, lang) group by term, lang),
     w as (
-      select q.term, t.df, q.qtf * ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) as wt
-      from q join search_terms t on t.term = q.term cross join st),
+      select t.term, t.df, ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) as idf
+      from (select distinct term from qt) x join search_terms t on t.term = x.term cross join st),
     shadowed as materialized (${shadowedSql(account)}),
     s as (
-      select p.doc_id, sum(w.wt * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
+      select p.doc_id, qt.lang,
+        sum(qt.qtf * w.idf * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
       from w cross join st cross join lateral (
         ${postingsOf(q, cap, GLOBAL_OWNER)} union all ${postingsOf(q, cap, account)}) p
+      join qt on qt.term = w.term
       where p.owner_account_id = ${account}
         or (p.owner_account_id = ${GLOBAL_OWNER} and p.doc_id not in (select id from shadowed))
-      group by p.doc_id),
+      group by p.doc_id, qt.lang),
     r as (
-      select s.doc_id, s.score, count(*) over () as total
-      from s join search_documents d on d.id = s.doc_id
+      select s.doc_id, s.score, s.score * ${boostSql(q)} as ranked, count(*) over () as total
+      from s join search_documents d on d.id = s.doc_id and d.language = s.lang
       where ${filterSql(q, clock)}
-      order by s.score desc, s.doc_id
+      order by ranked desc, s.doc_id
       limit ${limit} offset ${q.page * PAGE_SIZE})
     select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,
       d.authors, d.venue, d.year, d.pdf_url, d.cited_by_count, r.score, r.total
     from r join search_documents d on d.id = r.doc_id
-    order by r.score desc, r.doc_id`);
+    order by r.ranked desc, r.doc_id`);
   return (result as unknown as { rows: DocumentRow[] }).rows;
 }
