@@ -41,18 +41,27 @@ export interface PlanLimits {
 export interface PlanDefinition {
   entitlements: readonly Entitlement[];
   limits: PlanLimits;
+  /**
+   * Credits a new account on this plan starts with (1 credit per agent step), so that an account
+   * an operator creates on a self-hosted server can run at once. Values are ours; nothing tops
+   * them up monthly yet: an operator adds more with `osprey accounts credits`.
+   */
+  monthlyCredits: number;
 }
 
 export const PLAN_DEFINITIONS: Record<Plan, PlanDefinition> = {
   free: {
+    monthlyCredits: 1_000,
     entitlements: ["search_access", "capture_screenshots"],
     limits: { searchRpm: 30, fetchUpm: 60, maxPendingRuns: 2, maxBrowserSessions: 1, browserSessionsPerMinute: 5 },
   },
   payg: {
+    monthlyCredits: 2_000,
     entitlements: ["search_access", "capture_screenshots", "capture_html", "output_schema"],
     limits: { searchRpm: 30, fetchUpm: 120, maxPendingRuns: 5, maxBrowserSessions: 3, browserSessionsPerMinute: 10 },
   },
   starter: {
+    monthlyCredits: 5_000,
     entitlements: [
       "search_access",
       "capture_screenshots",
@@ -64,6 +73,7 @@ export const PLAN_DEFINITIONS: Record<Plan, PlanDefinition> = {
     limits: { searchRpm: 60, fetchUpm: 300, maxPendingRuns: 10, maxBrowserSessions: 5, browserSessionsPerMinute: 30 },
   },
   pro: {
+    monthlyCredits: 10_000,
     entitlements: [
       "search_access",
       "capture_screenshots",

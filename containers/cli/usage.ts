@@ -1,7 +1,8 @@
 /** Usage text of the CLI commands (kept apart so that `osprey --help` loads nothing else). */
 
-export const KEYS_USAGE = `osprey keys create [--account <id> | --plan <plan> --entitlements a,b] [--name <n>]
+export const KEYS_USAGE = `osprey keys create [--account <id> | --plan <plan> --entitlements a,b --credits <n>] [--name <n>]
                    [--scope api|mcp] [--sub-user <id>] [--expires-in-days <n>] [--json]
+                             a new account starts with its plan's credits unless --credits says otherwise
 osprey keys list [--account <id>] [--json]
 osprey keys revoke <prefix|id>`;
 

@@ -72,13 +72,27 @@ export function accountService(deps: { db: Db; clock: Clock; ids: IdGenerator })
     return toAccountView(row);
   };
   return {
-    async create(input: { plan: Plan; name?: string | null; entitlements?: readonly string[] }): Promise<AccountView> {
+    /**
+     * A new account with `credits` (default 0: callers that open accounts for people, the CLI and
+     * the first start, pass the plan's monthlyCredits or an operator's figure).
+     */
+    async create(input: {
+      plan: Plan;
+      name?: string | null;
+      entitlements?: readonly string[];
+      credits?: number;
+    }): Promise<AccountView> {
+      const credits = input.credits ?? 0;
+      if (!Number.isSafeInteger(credits) || credits < 0) {
+        throw new AppError("INVALID_INPUT", "A credit balance must be a non-negative integer.");
+      }
       const now = deps.clock.now();
       const row = await accounts.insert({
         id: deps.ids.account(),
         name: input.name ?? null,
         plan: input.plan,
         entitlementsGranted: parseEntitlements(input.entitlements ?? []),
+        creditBalance: credits,
         createdAt: now,
         updatedAt: now,
       });

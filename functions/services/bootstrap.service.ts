@@ -14,8 +14,7 @@ export async function ensureFirstAccount(services: {
   apiKeys: ApiKeyService;
 }): Promise<{ account: AccountView; key: string } | null> {
   if ((await services.accounts.count()) > 0) return null;
-  const created = await services.accounts.create({ plan: "pro", name: "default" });
-  const account = await services.accounts.addCredits(created.id, FIRST_ACCOUNT_CREDITS);
+  const account = await services.accounts.create({ plan: "pro", name: "default", credits: FIRST_ACCOUNT_CREDITS });
   const { key } = await services.apiKeys.create({ accountId: account.id, name: "first key" });
   return { account, key };
 }

@@ -134,7 +134,9 @@ describe.each(backends)("keys on $name", (backend) => {
     expect(custom).toMatchObject({ plan: "starter", scope: "mcp", sub_user_id: "u1" });
 
     const account = await osprey.json("accounts", "show", custom.account_id, "--json");
-    expect(account).toMatchObject({ id: custom.account_id, plan: "starter", suspended: false, credit_balance: 0 });
+    // A new account starts with its plan's credits, so it can run at once.
+    const credits = PLAN_DEFINITIONS.starter.monthlyCredits;
+    expect(account).toMatchObject({ id: custom.account_id, plan: "starter", suspended: false, credit_balance: credits });
     expect(account.entitlements_granted).toEqual(["beta", "custom_proxy"]);
     expect(account.entitlements).toEqual(effectiveEntitlements("starter", { granted: ["beta", "custom_proxy"], revoked: [] }));
     expect(account.entitlements).toEqual(expect.arrayContaining([...planDefaults("starter"), "beta", "custom_proxy"]));
@@ -238,7 +240,9 @@ describe("accounts on pglite", () => {
   const entitlementsIn = (text: string) => /^entitlements {3}(.*)$/m.exec(text)?.[1]?.split(", ");
   beforeAll(async () => {
     env = await pglite.env();
-    const created = await osprey.json("keys", "create", "--json");
+    // --credits 0: the balances below count from zero.
+    const created = await osprey.json("keys", "create", "--credits", "0", "--json");
+    expect(created.credit_balance).toBe(0);
     expect(created.entitlements).toEqual(effectiveEntitlements("free", { granted: [], revoked: [] }));
     id = created.account_id;
   });

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import type { Services } from "../../../functions/services/index.ts";
 import { API_KEY_SCOPES, type ApiKeyScope } from "../../../schema/api-keys.ts";
-import { PLANS, type Plan } from "../../../schema/plans.ts";
+import { PLAN_DEFINITIONS, PLANS, type Plan } from "../../../schema/plans.ts";
 import { isoOrDash, parseInteger, splitList, table, UsageError } from "../format.ts";
 
 type Out = (line: string) => void;
@@ -22,6 +22,7 @@ async function create(services: Services, args: string[], out: Out): Promise<voi
       account: { type: "string" },
       plan: { type: "string" },
       entitlements: { type: "string", multiple: true },
+      credits: { type: "string" },
       name: { type: "string" },
       scope: { type: "string" },
       "sub-user": { type: "string" },
@@ -29,8 +30,8 @@ async function create(services: Services, args: string[], out: Out): Promise<voi
       json: { type: "boolean", default: false },
     },
   });
-  if (values.account && (values.plan || values.entitlements)) {
-    throw new UsageError("--plan and --entitlements create a new account; they cannot be combined with --account");
+  if (values.account && (values.plan || values.entitlements || values.credits !== undefined)) {
+    throw new UsageError("--plan, --entitlements and --credits create a new account; they cannot be combined with --account");
   }
   if (values.plan && !(PLANS as readonly string[]).includes(values.plan)) {
     throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
@@ -45,11 +46,19 @@ async function create(services: Services, args: string[], out: Out): Promise<voi
     if (days < 1) throw new UsageError("--expires-in-days must be at least 1");
     expiresAt = new Date(Date.now() + days * 86_400_000);
   }
+  let credits: number | undefined;
+  if (values.credits !== undefined) {
+    credits = parseInteger("--credits", values.credits);
+    if (credits < 0) throw new UsageError("--credits must be 0 or more");
+  }
+  const plan = (values.plan ?? "free") as Plan;
+  // A new account starts with its plan's credits so it can run at once (README, "Accounts and keys").
   const account = values.account
     ? await services.accounts.get(values.account)
     : await services.accounts.create({
-        plan: (values.plan ?? "free") as Plan,
+        plan,
         entitlements: splitList(values.entitlements ?? []),
+        credits: credits ?? PLAN_DEFINITIONS[plan].monthlyCredits,
       });
   const { key, row } = await services.apiKeys.create({
     accountId: account.id,
@@ -67,6 +76,7 @@ async function create(services: Services, args: string[], out: Out): Promise<voi
         account_id: account.id,
         plan: account.plan,
         entitlements: account.entitlements,
+        credit_balance: account.creditBalance,
         scope: row.scope,
         sub_user_id: row.subUserId,
         expires_at: row.expiresAt?.toISOString() ?? null,
@@ -74,7 +84,11 @@ async function create(services: Services, args: string[], out: Out): Promise<voi
     );
     return;
   }
-  out(`Created key ${row.id} for account ${account.id} (plan ${account.plan}).`);
+  out(
+    values.account
+      ? `Created key ${row.id} for account ${account.id} (plan ${account.plan}).`
+      : `Created key ${row.id} for a new account ${account.id} (plan ${account.plan}, ${account.creditBalance} credits).`,
+  );
   out("The key is shown this once and cannot be recovered; store it now:");
   out("");
   out(`    ${key}`);
