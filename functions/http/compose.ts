@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../lib/app-error.ts";
 import type { IdGenerator } from "../lib/ids.ts";
@@ -7,6 +6,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { ApiKeyService } from "../services/api-key.service.ts";
 import type { AppEnv } from "./app-env.ts";
 import { createRouter } from "./create-router.ts";
+import { DOCS_ASSETS_PREFIX, mountDocs } from "./docs-page.ts";
 import { errorHandler, renderError } from "./error-handler.ts";
 import { methodIndex } from "./method-not-allowed.ts";
 import { requireApiKey } from "./middleware/auth.ts";
@@ -54,10 +54,12 @@ export function composeApp(deps: HttpDeps, surfaces: Surface[]): OpenAPIHono<App
   for (const s of surfaces) if (s.prefix) publicPaths.add(`${s.prefix}/openapi.json`);
   const publicPrefixes = surfaces.flatMap((s) => (s.publicPathPrefixes ?? []).map((p) => `${s.prefix}${p}`));
   const isPublic = (path: string) =>
-    publicPaths.has(path.length > 1 ? path.replace(/\/$/, "") : path) || publicPrefixes.some((p) => path.startsWith(p));
+    publicPaths.has(path.length > 1 ? path.replace(/\/$/, "") : path) ||
+    path.startsWith(DOCS_ASSETS_PREFIX) ||
+    publicPrefixes.some((p) => path.startsWith(p));
 
   app.get("/healthz", (c) => c.json({ status: "ok", version: deps.version }));
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Osprey API reference" }));
+  mountDocs(app, { title: "Osprey API reference" });
 
   app.use("*", requireApiKey(deps.apiKeys, isPublic));
   app.use(
