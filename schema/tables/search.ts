@@ -76,7 +76,9 @@ export const searchDocuments = pgTable(
     index("search_documents_host_idx").on(t.host),
     // Subdomains of a filtered domain: the reversed host starts with the reversed ".domain".
     index("search_documents_rhost_idx").on(sql`reverse(${t.host}) text_pattern_ops`),
-    index("search_documents_type_idx").on(t.type, t.language, t.id),
+    // host last: ranking reads each candidate's language and host (the location bias) from this
+    // index alone, never the documents' rows.
+    index("search_documents_type_idx").on(t.type, t.language, t.id, t.host),
     index("search_documents_published_idx").on(t.publishedAt, t.type, t.id),
     index("search_documents_year_idx").on(t.year, t.type, t.id),
   ],

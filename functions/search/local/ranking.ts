@@ -206,9 +206,10 @@ function boostSql(q: SearchQuery): SQL {
 /**
  * One page of the documents `viewer` may see, ranked by BM25 (ties by id) weighted by the query's
  * language and location (RANK_BOOST), each with its BM25 score and the number of all matching
- * documents it may see. Each document is scored with the query's terms in its own language: the
- * postings of every distinct term are read once, and summed per (document, analysis language);
- * only the sum for the document's language counts.
+ * documents it may see. Each document is scored with the query's terms in its own language: postings
+ * are summed per (document, analysis language) and only the sum for the document's language
+ * counts. (A term two analyses share has its postings read once per language: with one language
+ * indexed, the usual case, this is the single-language query it always was.)
  */
 export async function bm25Page(
   db: Db,
@@ -219,10 +220,16 @@ export async function bm25Page(
   limit = PAGE_SIZE,
 ): Promise<DocumentRow[]> {
   const account = viewerAccount(viewer);
-  const { terms, langs } = queryTerms(q, await indexedLanguages(db, q.domainType));
+  const languages = await indexedLanguages(db, q.domainType);
+  const { terms, langs } = queryTerms(q, languages);
   if (terms.length === 0) return [];
   const { k1, b } = params;
   const cap = params.maxPostingsPerTerm;
+  // Languages travel as their 1-based place in `languages`: the per-document sums group on an int.
+  const places = langs.map((l) => languages.indexOf(l) + 1);
+  // With one language every candidate is in it: no check, so the plan stays the single-language
+  // one (a hash join on an index-only scan of the candidates, not a lookup per candidate).
+  const ownLanguage = languages.length > 1 ? sql` and d.language = (${arr(languages, "text[]")})[s.lang]` : sql``;
   const result = await db.execute(sql`
     with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
     st as (
@@ -230,24 +237,23 @@ export async function bm25Page(
       from search_stats where id = 1),
     qt as (
       select term, lang, count(*)::float8 as qtf
-      from unnest(${arr(terms, "text[]")}, ${arr(langs, "text[]")}) as u(term, lang) group by term, lang),
+      from unnest(${arr(terms, "text[]")}, ${arr(places, "int[]")}) as u(term, lang) group by term, lang),
     w as (
-      select t.term, t.df, ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) as idf
-      from (select distinct term from qt) x join search_terms t on t.term = x.term cross join st),
+      select qt.term, qt.lang, t.df, qt.qtf * ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) as wt
+      from qt join search_terms t on t.term = qt.term cross join st),
     shadowed as materialized (${shadowedSql(account)}),
     s as (
-      select p.doc_id, qt.lang,
-        sum(qt.qtf * w.idf * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
+      select p.doc_id, w.lang,
+        sum(w.wt * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
       from w cross join st cross join lateral (
         ${postingsOf(q, cap, GLOBAL_OWNER)} union all ${postingsOf(q, cap, account)}) p
-      join qt on qt.term = w.term
       where p.owner_account_id = ${account}
         or (p.owner_account_id = ${GLOBAL_OWNER} and p.doc_id not in (select id from shadowed))
-      group by p.doc_id, qt.lang),
+      group by p.doc_id, w.lang),
     r as (
       select s.doc_id, s.score, s.score * ${boostSql(q)} as ranked, count(*) over () as total
-      from s join search_documents d on d.id = s.doc_id and d.language = s.lang
-      where ${filterSql(q, clock)}
+      from s join search_documents d on d.id = s.doc_id
+      where ${filterSql(q, clock)}${ownLanguage}
       order by ranked desc, s.doc_id
       limit ${limit} offset ${q.page * PAGE_SIZE})
     select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,
