@@ -51,12 +51,19 @@ function baseUrl(host: string, port: number): string {
 export async function startServer(config: Config, opts: ServeOptions): Promise<void> {
   const logger = createLogger(config.logLevel);
   installProcessGuard(logger);
-  const runtime = await openRuntime(config, "serve");
+  // First start can take a while (PGlite creating its files, migrations, the browser pool): say
+  // what is happening, with timings, before the banner.
+  const runtime = await openRuntime(config, "serve", { progress: (msg, fields) => logger.info(msg, fields) });
   const firstStart = await ensureFirstAccount(runtime.services).catch(async (err) => {
     await runtime.close();
     throw err;
   });
+  const chromiumAt = performance.now();
   const chromium = detectChromium(config);
+  logger.info(chromium.path ? "Chromium found" : "no Chromium: rendering and browser features are off", {
+    ...(chromium.path ? { path: chromium.path } : { reason: chromium.reason }),
+    ms: Math.round(performance.now() - chromiumAt),
+  });
   const renderer = chromium.path
     ? createChromiumRenderer({ executablePath: chromium.path, egress: { allowPrivateHosts: config.allowPrivateHosts, logger } })
     : unavailableRenderer(chromium.reason);
@@ -181,6 +188,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   const url = baseUrl(config.host, port);
   listeningUrl = url;
   workers?.start();
+  if (sessionHost) logger.info("warming the browser pool in the background", { browsers: config.browser.warmPool });
   sessionHost?.pool.start();
 
   const lines = [

@@ -77,7 +77,10 @@ const EnvSchema = z.object({
     emptyAsUndefined,
     z
       .string()
-      .refine((v) => /^postgres(ql)?:\/\/.+/.test(v) && URL.canParse(v), "must be a postgres:// or postgresql:// URL")
+      .refine(
+        (v) => /^postgres(ql)?:\/\/.+/.test(v) && URL.canParse(v),
+        "must be a postgres:// or postgresql:// URL such as postgres://user:password@localhost:5432/osprey (a password with @, : or / percent-encoded); unset it to use the embedded database",
+      )
       .optional(),
   ),
   OSPREY_DB_DRIVER: z.preprocess(

@@ -27,6 +27,29 @@ export function describeUrl(url: string): string {
   }
 }
 
+/**
+ * A failure to open or migrate a Postgres database, in words a newcomer can act on: it names
+ * DATABASE_URL (password hidden), says what went wrong and what to do. Other errors pass unchanged.
+ */
+export function explainDatabaseError(err: unknown, config: { driver: string; url?: string }): unknown {
+  if (config.driver === "pglite" || !config.url || !(err instanceof Error)) return err;
+  const code = (err as { code?: unknown }).code;
+  const where = `DATABASE_URL (${describeUrl(config.url)})`;
+  const fix = "Check DATABASE_URL, or unset it to use the embedded database.";
+  const hint =
+    code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ETIMEDOUT"
+      ? "Is Postgres running there and reachable?"
+      : code === "28P01" || code === "28000"
+        ? "The user or password is wrong."
+        : code === "3D000"
+          ? "That database does not exist: create it (createdb) or name another."
+          : null;
+  if (!hint && typeof code !== "string") return err;
+  const error = new Error(`could not open the database at ${where}: ${err.message}. ${hint ? `${hint} ` : ""}${fix}`);
+  error.cause = err;
+  return error;
+}
+
 interface LockingPool {
   connect(): Promise<{ query(sql: string, params?: unknown[]): Promise<unknown>; release(): void }>;
 }

@@ -67,6 +67,11 @@ describe("osprey serve on a PGlite data dir", () => {
       /^Automation runs are refused \(403\) until a model is configured: set OSPREY_LLM_PROVIDER, OSPREY_LLM_MODEL, OSPREY_LLM_API_KEY\.$/m,
     );
     expect(out).toMatch(/^First start: created account acct_\w+ \(plan pro, 10000 credits\) and an API key\.$/m);
+    // Before the banner, stderr said what start-up was doing, with timings.
+    for (const msg of ["opening the database", "database open; applying migrations", "migrations applied"]) {
+      expect(server.stderr()).toContain(`msg="${msg}"`);
+    }
+    expect(server.stderr()).toMatch(/msg=("Chromium found"|"no Chromium: rendering and browser features are off") .*ms=\d+/);
 
     const keys = keysIn(out);
     expect(keys).toHaveLength(1);
@@ -230,7 +235,11 @@ describe("start-up errors", () => {
       const result = await runCli(["serve"], { PORT: String(port), OSPREY_DATA_DIR: dir });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe("");
-      expect(result.stderr).toBe(`osprey: port ${port} on 127.0.0.1 is already in use (set PORT to another one)\n`);
+      // Start-up progress (info logs) comes first; the error is the last line.
+      expect(result.stderr).toMatch(/msg="migrations applied"/);
+      expect(result.stderr.endsWith(`\nosprey: port ${port} on 127.0.0.1 is already in use (set PORT to another one)\n`)).toBe(
+        true,
+      );
       expect(readdirSync(dir)).not.toContain("osprey.lock");
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
