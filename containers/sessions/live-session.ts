@@ -3,11 +3,13 @@ import path from "node:path";
 import type { Duplex } from "node:stream";
 import WebSocket, { type WebSocketServer } from "ws";
 import type { Logger } from "../../functions/lib/logger.ts";
+import type { LiveInputEvent } from "../../functions/sessions/live-input.schemas.ts";
 import type { SessionLaunch } from "../../functions/sessions/session-host.ts";
 import type { ChromiumProcess } from "../browser/chromium-process.ts";
 import { PROXY_BYPASS_LIST } from "../browser/egress-proxy.ts";
 import { type CdpClient, connectCdp } from "./cdp-client.ts";
 import { isForbiddenDocument, judgeClientMessage } from "./cdp-filter.ts";
+import { dispatchLiveInput } from "./live-input.ts";
 
 /**
  * One remote browser session while it lives on this host: its own Chromium process (from the warm
@@ -41,13 +43,15 @@ export interface LiveSession {
   readonly launch: SessionLaunch;
   /** Connected CDP clients now. */
   clients(): number;
-  /** Milliseconds since the last CDP message either way (or since the last client left). */
+  /** Milliseconds since the last CDP message either way, live view input, or the last client leaving. */
   idleMs(now: number): number;
   bytes(): { rx: number; tx: number };
   /** Completes a websocket upgrade and relays it to the browser through the filter. */
   attach(wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
   /** A JPEG of the active tab (the live view), or null. */
   frame(): Promise<Buffer | null>;
+  /** A person's input from the live view, on the active tab (navigate opens one when none is open). */
+  input(event: LiveInputEvent): Promise<"done" | "no_page" | "gone">;
   /** Ends the session once: clients are closed, the process is killed, usage is written. */
   end(reason: string): Promise<void>;
 }
@@ -202,6 +206,27 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
         return shot.data ? Buffer.from(shot.data, "base64") : null;
       } catch {
         return null;
+      }
+    },
+
+    async input(event) {
+      // A person working through the live view is activity, like a CDP client's traffic.
+      lastActivity = Date.now();
+      if (ending) return "gone";
+      const active = [...pages.values()].at(-1);
+      try {
+        if (active) {
+          await dispatchLiveInput((method, params) => control.send(method, params ?? {}, active), event);
+          return "done";
+        }
+        if (event.type !== "navigate") return "no_page";
+        // The new tab is attached and set up (paused until then) like any other, and becomes the active one.
+        await control.send("Target.createTarget", { url: event.url });
+        return "done";
+      } catch (err) {
+        // The tab closed or navigated away between the lookup and the command: nothing took the input.
+        logger.debug("live view input not delivered", { session_id: launch.id, type: event.type, error: err });
+        return "no_page";
       }
     },
 

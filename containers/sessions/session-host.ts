@@ -344,6 +344,26 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
       }
     },
 
+    async liveInput(session, event) {
+      const s = sessions.get(session.id);
+      if (s) return s.input(event);
+      if (!session.hostUrl || session.hostId === hostId) return "gone";
+      // Held by another host: its own live-view input path takes the event (the token is the credential).
+      try {
+        const res = await fetch(`${session.hostUrl}${opts.prefix}/live/${session.connectToken}/input`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(event),
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.body?.cancel();
+        if (res.status === 204) return "done";
+        return res.status === 404 ? "gone" : "unreachable";
+      } catch {
+        return "unreachable";
+      }
+    },
+
     async close() {
       closed = true;
       clearInterval(tick);

@@ -5,6 +5,8 @@
  * mode"). The API never touches Chromium; the host never parses HTTP bodies.
  */
 
+import type { LiveInputEvent } from "./live-input.schemas.ts";
+
 export interface SessionUpstream {
   /** http(s)://[user:pass@]host:port: never logged, never stored. */
   url: string;
@@ -53,8 +55,26 @@ export interface SessionHost {
    */
   saveProfile(id: string): Promise<"saved" | "no_profile" | "not_here">;
   /** A JPEG of the session's active tab (the live view), from this host or the one holding it; null without one. */
-  liveFrame(session: { id: string; hostId: string; hostUrl: string | null; connectToken: string }): Promise<Buffer | null>;
+  liveFrame(session: LiveSessionRef): Promise<Buffer | null>;
+  /**
+   * A person's input from the live view, on the session's active tab (a navigate with no tab open
+   * opens one), on this host or forwarded to the one holding the session. Counts as the session's
+   * activity (its inactivity timeout starts again). "done" once the browser took it (a navigation
+   * may still be loading); "no_page" when there is no tab to take it; "gone" when no host holds the
+   * session; "unreachable" when the host holding it could not be reached.
+   */
+  liveInput(session: LiveSessionRef, event: LiveInputEvent): Promise<LiveInputResult>;
 }
+
+/** What the live view knows of a session: where it is held and the token its live view answers to. */
+export interface LiveSessionRef {
+  id: string;
+  hostId: string;
+  hostUrl: string | null;
+  connectToken: string;
+}
+
+export type LiveInputResult = "done" | "no_page" | "gone" | "unreachable";
 
 /** No capacity for another browser on this host right now (a 503 with Retry-After). */
 export class SessionHostBusyError extends Error {

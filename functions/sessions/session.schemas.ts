@@ -55,7 +55,7 @@ export const CreateSessionSchema = z
       .default(SESSION_LIMITS.inactivitySeconds.default)
       .openapi({
         description:
-          "The session ends after this long with no CDP client connected and no CDP traffic, 10 to 21600 seconds (default 300).",
+          "The session ends after this long with no CDP client connected, no CDP traffic and no live view input, 10 to 21600 seconds (default 300).",
       }),
     proxy_config: ProxyConfigSchema.optional(),
     profile_id: z.string().min(1).max(200).optional().openapi({
@@ -94,10 +94,10 @@ export const SessionSchema = z
       description:
         "ws(s):// URL for puppeteer.connect({browserWSEndpoint}) or chromium.connectOverCDP(). Its token is the credential (no header needed); connecting with the X-API-Key header of the owning account works too. null once the session has ended.",
     }),
-    live_view_url: z
-      .string()
-      .nullable()
-      .openapi({ description: "A page that shows the session's active tab as it changes; the same token. null once ended." }),
+    live_view_url: z.string().nullable().openapi({
+      description:
+        "A page that shows the session's active tab as it changes, in which a person can also click, type and navigate (POST /live/{token}/input); the same token. null once ended.",
+    }),
     created_at: z.string().datetime(),
     expires_at: z
       .string()

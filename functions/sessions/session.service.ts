@@ -8,10 +8,12 @@ import type { Clock } from "../lib/clock.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type Page, type PageRequest, toPage } from "../lib/pagination.ts";
+import { tokenBuckets } from "../lib/token-bucket.ts";
 import { checkUrl } from "../net/address-policy.ts";
 import type { ProfileStore } from "../profiles/profile.types.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { RateLimitService } from "../services/rate-limit.service.ts";
+import { LIVE_INPUT_LIMITS, type LiveInputEvent } from "./live-input.schemas.ts";
 import { type BrowserSessionRow, type SessionUsageFilter, sessionRepo } from "./session.repo.ts";
 import type { CreateSessionRequest } from "./session.schemas.ts";
 import { SESSION_LIMITS } from "./session.schemas.ts";
@@ -54,6 +56,7 @@ const invalid = (path: (string | number)[], message: string) =>
 
 export function sessionService(deps: SessionServiceDeps) {
   const repo = sessionRepo(deps.db);
+  const inputBuckets = tokenBuckets({ ratePerSecond: LIVE_INPUT_LIMITS.eventsPerSecond, clock: deps.clock });
   const wire = (row: BrowserSessionRow): SessionWire => sessionToWire(row, deps.publicBase());
 
   /** The upstream a proxy_config asks for; request-level problems are 400/403 before anything is spent. */
@@ -252,6 +255,37 @@ export function sessionService(deps: SessionServiceDeps) {
       const frame = await deps.host.liveFrame(row);
       if (!frame) throw new AppError("NOT_FOUND", "No frame yet: the session has no page open.");
       return frame;
+    },
+
+    /**
+     * A person's input on the live view (POST …/live/{token}/input). The limit is counted before
+     * the session is looked up, so a flood costs no database reads past its first 50 a second.
+     */
+    async liveInput(token: string, event: LiveInputEvent): Promise<void> {
+      const wait = inputBuckets.take(token);
+      if (wait > 0) {
+        throw new AppError(
+          "RATE_LIMIT_EXCEEDED",
+          `More than ${LIVE_INPUT_LIMITS.eventsPerSecond} input events a second on this live view; retry in ${wait} s.`,
+          { headers: { "Retry-After": String(wait) } },
+        );
+      }
+      const row = await liveSession(token);
+      if (event.type === "navigate") {
+        // The literal is judged now for a clear answer; the egress proxy judges every address the browser connects to.
+        const check = checkUrl(event.url, deps.allowPrivateHosts);
+        if (!check.ok) throw invalid(["url"], `this address cannot be opened: ${check.reason}`);
+      }
+      const result = await deps.host.liveInput(row, event);
+      if (result === "no_page") {
+        throw new AppError("NOT_FOUND", "The session has no tab open to take this input; navigate opens one.");
+      }
+      if (result === "gone") throw new AppError("NOT_FOUND", "No live view at this address (the session may have ended).");
+      if (result === "unreachable") {
+        throw new AppError("SERVICE_BUSY", "The session's browser could not be reached; retry shortly.", {
+          headers: { "Retry-After": "1" },
+        });
+      }
     },
 
     async usage(auth: AuthContext, filter: SessionUsageFilter, page: PageRequest): Promise<Page<SessionUsageWire>> {

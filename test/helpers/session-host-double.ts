@@ -2,9 +2,10 @@ import type { AllowedHost } from "../../functions/config/config.ts";
 import type { BrowserConfig } from "../../functions/config/config-browser.ts";
 import type { Db } from "../../functions/db/db.ts";
 import type { Clock } from "../../functions/lib/clock.ts";
+import type { LiveInputEvent } from "../../functions/sessions/live-input.schemas.ts";
 import { sessionRepo } from "../../functions/sessions/session.repo.ts";
 import { type SessionServiceDeps, sessionService } from "../../functions/sessions/session.service.ts";
-import type { SessionHost, SessionLaunch } from "../../functions/sessions/session-host.ts";
+import type { LiveInputResult, SessionHost, SessionLaunch } from "../../functions/sessions/session-host.ts";
 import type { TestContextOptions } from "./app.ts";
 
 /** The bytes the double reports at the end of every session it holds. */
@@ -30,6 +31,10 @@ export class SessionHostDouble implements SessionHost {
   readonly ends: { id: string; reason: string }[] = [];
   /** Sessions whose profile saveProfile wrote (a setup session's save). */
   readonly saves: string[] = [];
+  /** Every live view input the double took, in order, as the host got it (validated, defaults filled). */
+  readonly inputs: { id: string; event: LiveInputEvent }[] = [];
+  /** What liveInput answers for a session it holds (the real host's other outcomes, for the API's mapping). */
+  inputResult: LiveInputResult = "done";
   private readonly held = new Set<string>();
   private nextFailure: Error | null = null;
 
@@ -91,6 +96,12 @@ export class SessionHostDouble implements SessionHost {
 
   async liveFrame(session: { id: string }): Promise<Buffer | null> {
     return this.held.has(session.id) ? DOUBLE_LIVE_FRAME : null;
+  }
+
+  async liveInput(session: { id: string }, event: LiveInputEvent): Promise<LiveInputResult> {
+    if (!this.held.has(session.id)) return "gone";
+    if (this.inputResult === "done") this.inputs.push({ id: session.id, event });
+    return this.inputResult;
   }
 }
 

@@ -643,7 +643,13 @@ describe.each(driverCases(["pglite", "pg"]))("browser session API on $driver", (
         const text = await own.text();
         expect(own.status, text).toBe(200);
         const ownDoc = JSON.parse(text) as { paths: Record<string, Record<string, unknown>> };
-        expect(Object.keys(ownDoc.paths).sort()).toEqual(["/", "/usage", "/v1/browser/usage", "/{sessionId}"]);
+        expect(Object.keys(ownDoc.paths).sort()).toEqual([
+          "/",
+          "/live/{token}/input",
+          "/usage",
+          "/v1/browser/usage",
+          "/{sessionId}",
+        ]);
       }
       // With a trailing slash the path is still public: served or 404, never the session handler's 500.
       expect([200, 404]).toContain((await ctx.app.request("/browser/openapi.json/")).status);

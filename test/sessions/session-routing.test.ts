@@ -20,7 +20,7 @@ import { processGone, waitFor } from "../helpers/wait.ts";
 /**
  * Cloud mode (README, "Browser sessions in the cloud"): several browser containers behind one load
  * balancer, each serving {browser_url} at its root. A session lives in the container that created
- * it; a CDP client, a live-view frame or a DELETE that the balancer sends to another container is
+ * it; a CDP client, a live-view frame or input, or a DELETE that the balancer sends to another container is
  * routed to the holder by the session row's host URL. Here two hosts share one database, each on
  * its own port, as two containers would.
  */
@@ -59,7 +59,8 @@ async function startContainer(db: TestDatabase["db"], services: Services, allowP
     rateLimits: services.rateLimits,
     host,
     browser: { countryProxies: {} },
-    allowPrivateHosts: [],
+    // As OSPREY_ALLOW_PRIVATE_HOSTS gives both: the live view's navigate is judged by the same list.
+    allowPrivateHosts: [{ host: "127.0.0.1", port: allowPort }],
     publicBase: () => url,
   });
   handler = getRequestListener(createBrowserApp({ services, ids: defaultIds, logger: silentLogger, sessions }).fetch);
@@ -132,6 +133,14 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))(
       const frame = await fetch(`${b.url}/live/${token}/frame`);
       expect(frame.status).toBe(200);
       expect(frame.headers.get("content-type")).toBe("image/jpeg");
+      // A person's input through B: B forwards it to A's own input path, and A's browser navigates.
+      const input = await fetch(`${b.url}/live/${token}/input`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "navigate", url: `${origin.url}/?via=b` }),
+      });
+      expect(input.status, await input.text()).toBe(204);
+      await waitFor(() => origin.hits.get("/?via=b") === 1);
 
       // DELETE through B: the row ends at once and A's browser is gone within its next check.
       const gone = new Promise<void>((resolve) => browser.once("disconnected", () => resolve()));

@@ -6,6 +6,7 @@ import {
   createSessionRoute,
   deleteSessionRoute,
   getSessionRoute,
+  liveInputRoute,
   sessionUsageRoute,
   sessionUsageV1Route,
 } from "./browser.routes.ts";
@@ -25,6 +26,7 @@ export function browserSurface(sessions: SessionService | null): Surface {
     app.openapi(createSessionRoute, h.create);
     app.openapi(getSessionRoute, h.get);
     app.openapi(deleteSessionRoute, h.remove);
+    app.openapi(liveInputRoute, h.liveInput);
     mountSessionLiveView(app, sessions);
   }
   return {

@@ -8,6 +8,7 @@ import type {
   createSessionRoute,
   deleteSessionRoute,
   getSessionRoute,
+  liveInputRoute,
   sessionUsageRoute,
   sessionUsageV1Route,
 } from "./browser.routes.ts";
@@ -40,12 +41,21 @@ export function browserHandlers(sessions: SessionService) {
     return c.json(page, 200);
   };
 
-  return { create, get, remove, usage };
+  /** The live view's input (the page's token is the credential; see liveInputRoute). */
+  const liveInput: RouteHandler<typeof liveInputRoute, AppEnv> = async (c) => {
+    await sessions.liveInput(c.req.valid("param").token, c.req.valid("json"));
+    c.header("cache-control", "no-store");
+    return c.body(null, 204);
+  };
+
+  return { create, get, remove, usage, liveInput };
 }
 
 /**
  * live_view_url: /live/{token}, the run live view's page over the session's active tab (a frame is
- * taken when the page asks for one). It answers only while the session is open.
+ * taken when the page asks for one). It answers only while the session is open. Its input,
+ * /live/{token}/input, is registered with the other routes (browser.app.ts). A run's live view
+ * (surfaces/agent/live.ts) has no input.
  */
 export function mountSessionLiveView(app: OpenAPIHono<AppEnv>, sessions: SessionService): void {
   app.get("/live/:token", async (c) => {

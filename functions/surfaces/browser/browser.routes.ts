@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, jsonBody } from "../../http/openapi.ts";
 import { pageSchema } from "../../lib/pagination.ts";
+import { LIVE_INPUT_LIMITS, LIVE_KEYS, LiveInputSchema, LiveTokenParam } from "../../sessions/live-input.schemas.ts";
 import {
   CreateSessionSchema,
   SessionIdParam,
@@ -86,3 +87,37 @@ const usageRoute = (path: string, summary: string) =>
 
 export const sessionUsageRoute = usageRoute("/usage", "Browser session usage history");
 export const sessionUsageV1Route = usageRoute("/v1/browser/usage", "Browser session usage history (versioned path)");
+
+/** The live view's token is its credential: no X-API-Key, so no 401. */
+const { 401: _noKey, ...liveInputErrors } = errorResponses(400, 404, 429, 503);
+
+export const liveInputRoute = createRoute({
+  method: "post",
+  path: "/live/{token}/input",
+  tags: ["browser"],
+  summary: "Send a person's input to a session's live view",
+  description: [
+    "What the page at `live_view_url` sends when a person clicks, scrolls, types or navigates in it (a profile's setup",
+    "session is logged into this way). The token in the path is the credential, as for the page and its frames: no",
+    "X-API-Key. Each event goes to the session's active tab, the one the frames show. Coordinates are CSS pixels of the",
+    "page's viewport, which is the frame image's own pixel grid (sessions render at device scale factor 1): a page that",
+    "shows the frame scaled maps a point by `x = offsetX × naturalWidth / shownWidth` (the same for y).",
+    "`click`: mouse move, press and release (`click_count` 2 for the second click of a double click). `scroll`: one wheel",
+    `event at (x, y). \`type\`: the text inserted at the focused element (1 to ${LIVE_INPUT_LIMITS.textMax} characters).`,
+    `\`key\`: one of ${LIVE_KEYS.join(", ")}, pressed and released with the usual key codes, optionally with modifiers.`,
+    "`navigate`: http(s) only (another scheme, credentials in the URL or a private address literal: 400); the browser's",
+    "traffic still goes through the session's egress proxy and its address policy, so a name that resolves to a refused",
+    "address shows the browser's error page. With no tab open, navigate opens one. `history`: back, forward or reload",
+    "(back with nothing behind does nothing).",
+    "204 once the browser took the event (a navigation may still be loading; the next frames show it). Input counts as",
+    "the session's activity: its inactivity timeout starts again. 404 for an unknown token, a session that ended, or",
+    `no tab to take a click or key. 429 past ${LIVE_INPUT_LIMITS.eventsPerSecond} events a second on one live view`,
+    "(with Retry-After). 503 when the container holding the session cannot be reached.",
+  ].join(" "),
+  security: [],
+  request: { params: LiveTokenParam, body: jsonBody(LiveInputSchema) },
+  responses: {
+    204: { description: "The browser took the event." },
+    ...liveInputErrors,
+  },
+});
