@@ -50,6 +50,23 @@ describe.each(driverCases(["pglite", "pg"]))("live view lifetime on $driver", ({
     expect(listed.items.find((r: Json) => r.run_id === accepted.run_id)?.streaming_url).toBeNull();
   });
 
+  it("a run's live view is read-only: its page has no controls and nothing under it takes input", async () => {
+    const accepted = await okJson(await ctx.postJson(key, "/v1/automation/run-async", VALID));
+    const path = new URL(accepted.streaming_url).pathname;
+    ctx.clock.set(Date.now());
+    const page = await ctx.app.request(path);
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).not.toContain("/input");
+    expect(text).not.toContain('id="url"');
+    const input = await ctx.app.request(`${path}/input`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "history", action: "reload" }),
+    });
+    expect(input.status).toBe(404);
+  });
+
   it("a malformed or unknown token is 404 at every address; /state reports the run and its latest step", async () => {
     for (const token of ["short", "A".repeat(33), "a-b".repeat(11), "Z".repeat(32)]) {
       for (const p of ["", "/state", "/frame"]) expect((await ctx.app.request(`/v1/live/${token}${p}`)).status).toBe(404);

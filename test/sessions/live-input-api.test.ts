@@ -210,4 +210,18 @@ describe.each(driverCases(["pglite", "pg"]))("live view input API on $driver", (
     expect(op?.security).toEqual([]);
     expect(Object.keys(op?.responses ?? {}).sort()).toEqual(["204", "400", "404", "429", "500", "503"]);
   });
+
+  it("the session's live page carries the controls under the strict policy", async () => {
+    const s = await open_();
+    const page = await ctx.app.request(`/browser/live/${s.token}`);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    const text = await page.text();
+    expect(text).toContain('id="url"');
+    expect(text).toContain('"/input"');
+    // No inline handlers: the policy would block them.
+    expect(text).not.toMatch(/\son[a-z]+=/);
+  });
 });

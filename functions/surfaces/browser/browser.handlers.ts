@@ -53,8 +53,9 @@ export function browserHandlers(sessions: SessionService) {
 
 /**
  * live_view_url: /live/{token}, the run live view's page over the session's active tab (a frame is
- * taken when the page asks for one). It answers only while the session is open. Its input,
- * /live/{token}/input, is registered with the other routes (browser.app.ts). A run's live view
+ * taken when the page asks for one), with the controls a person needs to log in: the page posts
+ * clicks, wheel, text, keys and navigation to /live/{token}/input. It answers only while the session
+ * is open (the input route is registered with the others, in browser.app.ts). A run's live view
  * (surfaces/agent/live.ts) has no input.
  */
 export function mountSessionLiveView(app: OpenAPIHono<AppEnv>, sessions: SessionService): void {
@@ -62,7 +63,7 @@ export function mountSessionLiveView(app: OpenAPIHono<AppEnv>, sessions: Session
     const row = await sessions.liveSession(c.req.param("token"));
     const nonce = randomBytes(16).toString("base64");
     for (const [name, value] of Object.entries(livePageHeaders(nonce))) c.header(name, value);
-    return c.html(livePage(`Osprey live view · ${row.id}`, "The session's browser", nonce));
+    return c.html(livePage(`Osprey live view · ${row.id}`, "The session's browser", nonce, { controls: true }));
   });
   app.get("/live/:token/state", async (c) => {
     const row = await sessions.liveSession(c.req.param("token")).catch(() => null);
