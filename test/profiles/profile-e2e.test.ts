@@ -187,7 +187,7 @@ describe.skipIf(!isExecutable(CHROME)).each(drivers)("Browser Context Profiles e
   it("the profile's fingerprint_seed is the stealth run's device, the same every run", async () => {
     const seeds = ["device-seed-a", "device-seed-b", "device-seed-c", "device-seed-d"];
     const patch = (seed: string) =>
-      fingerprintFor({ seed, browserVersion: "HeadlessChrome/131.0.6778.85" }).fullVersion.split(".")[3];
+      fingerprintFor({ seed, browserVersion: "HeadlessChrome/131.0.6778.85", countryCode: null }).fullVersion.split(".")[3];
     const a = seeds[0] as string;
     const b = seeds.find((x) => patch(x) !== patch(a)) as string;
     const device = async (profileId: string) => {
