@@ -1,5 +1,6 @@
 import { ECSClient } from "@aws-sdk/client-ecs";
 import { silentLogger } from "../../functions/lib/logger.ts";
+import { mulberry32 } from "../../functions/lib/prng.ts";
 import { type EcsCapacity, ecsCapacity } from "../../functions/scaler/ecs-capacity.ts";
 import { createScaler } from "../../functions/scaler/scaler.ts";
 import { type Capacity, type ScalingSettings, utilizationPercent } from "../../functions/scaler/scaling-policy.ts";
@@ -39,17 +40,8 @@ const STRATEGIES: Array<{ name: StrategyName; floor: number; fast: boolean; aas:
   { name: "RunTask per enqueue", floor: 0, fast: false, aas: false, runTask: true },
 ];
 
-/** A small deterministic generator (mulberry32), so every strategy sees the same arrivals and durations. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic generator, so every strategy sees the same arrivals and durations. */
+const rng = mulberry32;
 
 interface Scenario {
   name: string;
