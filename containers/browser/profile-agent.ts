@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, Protocol } from "puppeteer-core";
 import type { OriginStorage } from "../../functions/profiles/profile-state.ts";
 import { registrableDomain } from "../../functions/vault/domains.ts";
 import { type AttachedContext, type Attacher, attacherFor, browserContextIdOf, releaseTarget } from "./profile-attacher.ts";
+import { type CookieFill, startCookieFill } from "./profile-cookie-fill.ts";
 import { httpOrigin, type StorageItems } from "./profile-data.ts";
 import { LOADER_WORLD, loaderSource, type PendingStorage } from "./profile-loader.ts";
 import { readStorageInHiddenPages } from "./profile-reader.ts";
@@ -26,7 +27,9 @@ import { bounded } from "./request-guard.ts";
  * The same attachment reports every committed document: the visits, the frames open now (read
  * from directly), and the origins the context opened first-party (read through a hidden page once
  * no frame shows them, profile-reader.ts). An origin the context never opened first-party still
- * holds what was loaded, untouched.
+ * holds what was loaded, untouched. While the profile's cookies go in, it also holds each target's
+ * requests to the profile's sites (dedicated workers included) until their cookies are in
+ * (profile-cookie-fill.ts).
  *
  * Every new page is paused until it is set up (profile-attacher.ts).
  */
@@ -39,6 +42,13 @@ export interface ContextAgent {
   readonly browserSession: CDPSession;
   /** Queues `storage` for the first first-party document of each origin; resolves once every open target has it. */
   load(storage: OriginStorage[]): Promise<void>;
+  /**
+   * Starts putting cookies in, per registrable domain (profile-cookie-fill.ts); resolves once every
+   * open target holds its requests meanwhile. `cookiesIn()` tells when they are all in.
+   */
+  loadCookies(byDomain: Map<string, Protocol.Network.CookieParam[]>): Promise<void>;
+  /** Resolves once the cookies `loadCookies` started with are all in (at once when none were). */
+  cookiesIn(): Promise<{ refused: number; failed: boolean }>;
   /** What `load` queued for `origin` (capped), if anything. */
   loaded(origin: string): StorageItems | undefined;
   loadedOrigins(): string[];
@@ -113,6 +123,7 @@ function createAgent(attacher: Attacher, context: BrowserContext, browserContext
   const watchers = new Set<(origin: string) => void>();
   const setups = new Set<Promise<unknown>>();
   let source: string | null = null;
+  let cookieFill: CookieFill | null = null;
 
   const track = (work: Promise<unknown>) => {
     setups.add(work);
@@ -226,6 +237,12 @@ function createAgent(attacher: Attacher, context: BrowserContext, browserContext
         releaseTarget(parent, child, ev);
         return;
       }
+      if (info.type === "worker") {
+        // A dedicated worker matters only while cookies are going in: its requests are held like a page's.
+        if (!cookieFill?.active()) return releaseTarget(parent, child, ev);
+        track(Promise.all([cookieFill.arm(child), child.send("Runtime.runIfWaitingForDebugger").catch(ignore)]));
+        return;
+      }
       const entry: TargetEntry = {
         sessionId: ev.sessionId,
         session: child,
@@ -244,10 +261,11 @@ function createAgent(attacher: Attacher, context: BrowserContext, browserContext
             autoAttach: true,
             waitForDebuggerOnStart: true,
             flatten: true,
-            filter: [{ type: "iframe" }, { exclude: true }],
+            filter: [{ type: "iframe" }, { type: "worker" }, { exclude: true }],
           })
           .catch(ignore),
       ];
+      if (cookieFill?.active()) steps.push(cookieFill.arm(child));
       if (source) {
         const add = child
           .send("Page.addScriptToEvaluateOnNewDocument", {
@@ -298,6 +316,15 @@ function createAgent(attacher: Attacher, context: BrowserContext, browserContext
       await refreshAll();
       await settled();
     },
+
+    async loadCookies(byDomain) {
+      if (cookieFill) await cookieFill.done;
+      cookieFill = startCookieFill(attacher.session, context.id === undefined ? {} : { browserContextId: context.id }, byDomain);
+      const fill = cookieFill;
+      await Promise.all([...targets.values()].map((t) => fill.arm(t.session)));
+    },
+
+    cookiesIn: () => cookieFill?.done ?? Promise.resolve({ refused: 0, failed: false }),
 
     loaded: (origin) => loaded.get(origin),
     loadedOrigins: () => [...loaded.keys()],

@@ -16,6 +16,13 @@ import { registrableDomain } from "../../functions/vault/domains.ts";
 export const MAX_COOKIES_PER_DOMAIN = 180;
 
 /**
+ * Cookies kept per profile: Chromium keeps at most 3,300 per context and evicts down to 3,000
+ * (kMaxCookies, kPurgeCookies), the least recently used first, which could be the ones just loaded.
+ * Beyond it the first 3,000 in the profile's order are loaded.
+ */
+export const MAX_COOKIES_TOTAL = 3000;
+
+/**
  * localStorage kept per origin, counted as Chromium counts its quota (UTF-16: 2 bytes per code
  * unit of each key and value). 1 MiB: a login's tokens and settings fit many times over; what sites
  * cache in localStorage beyond that is dropped, the largest items first, so small items (the ones
@@ -57,6 +64,20 @@ export function toCookieParam(c: ProfileCookie): Protocol.Network.CookieParam {
   if (c.sourcePort !== undefined && c.sourcePort > 0) p.sourcePort = c.sourcePort;
   if (c.partitionKey) p.partitionKey = { ...c.partitionKey };
   return p;
+}
+
+/** Chromium caps a cookie's lifetime at 400 days from when it is set (RFC 6265bis, cookie_constants.h). */
+const MAX_COOKIE_AGE_SECONDS = 400 * 86_400;
+
+/**
+ * A profile cookie as Chromium will hold it once set: domain lower-cased, an empty path made "/",
+ * expiry capped at 400 days from `nowSeconds`. What a context starts with, to compare with later.
+ */
+export function asStored(c: ProfileCookie, nowSeconds: number): ProfileCookie {
+  const out = { ...c, domain: c.domain.toLowerCase(), path: c.path || "/" };
+  if (Number.isFinite(c.expires) && c.expires > nowSeconds + MAX_COOKIE_AGE_SECONDS)
+    out.expires = nowSeconds + MAX_COOKIE_AGE_SECONDS;
+  return out;
 }
 
 /** A cookie CDP reported, as a profile keeps it; null for one partitioned under an opaque site (it cannot be set again). */

@@ -1,21 +1,22 @@
-import type { BrowserContext, CDPSession, Protocol } from "puppeteer-core";
+import type { BrowserContext, Protocol } from "puppeteer-core";
 import type { DomainState, OriginStorage, ProfileCookie } from "../../functions/profiles/profile-state.ts";
 import { registrableDomain } from "../../functions/vault/domains.ts";
 import { agentFor, type ContextAgent } from "./profile-agent.ts";
 import {
+  asStored,
   capItems,
   cookieHost,
-  cookieKey,
   fromCdpCookie,
   groupByDomain,
   httpOrigin,
   isExpired,
   MAX_COOKIES_PER_DOMAIN,
+  MAX_COOKIES_TOTAL,
   type StorageItems,
   toCookieParam,
 } from "./profile-data.ts";
 
-export { changedDomains, MAX_COOKIES_PER_DOMAIN, MAX_STORAGE_BYTES_PER_ORIGIN } from "./profile-data.ts";
+export { changedDomains, MAX_COOKIES_PER_DOMAIN, MAX_COOKIES_TOTAL, MAX_STORAGE_BYTES_PER_ORIGIN } from "./profile-data.ts";
 
 /**
  * The browser side of Browser Context Profiles (issue [4 of 6]): load a saved state into a browser
@@ -28,6 +29,10 @@ export { changedDomains, MAX_COOKIES_PER_DOMAIN, MAX_STORAGE_BYTES_PER_ORIGIN } 
  * their partition key; not cookies partitioned under an opaque site, which cannot be set again), and
  * first-party localStorage per origin. Not kept: localStorage of cross-site frames (partitioned
  * under the top-level site), sessionStorage, IndexedDB, Cache Storage, service workers.
+ *
+ * How cookies are loaded: per registrable domain in the background, each request to a site of the
+ * profile held until that site's cookies are in (profile-cookie-fill.ts), so loading costs a context
+ * a few milliseconds whatever the profile's size. Read with Storage.getCookies.
  *
  * How localStorage is loaded and read: see profile-agent.ts and profile-reader.ts. In short, loaded
  * lazily by a script in an isolated world on the first first-party document of each origin, before
@@ -42,25 +47,30 @@ export { changedDomains, MAX_COOKIES_PER_DOMAIN, MAX_STORAGE_BYTES_PER_ORIGIN } 
 /** What a context was given: the baseline `changedDomains` compares a later read with. */
 export interface AppliedProfile {
   /**
-   * The state the context starts with, per registrable domain: its cookies as Chromium holds them
-   * once loaded (read back, so attributes Chromium normalises compare equal later) and the
-   * localStorage queued for each origin (after the size cap).
+   * The state the context starts with, per registrable domain: the cookies as Chromium holds them
+   * once set (domain lower-cased, expiry capped at 400 days) and the localStorage queued per origin
+   * (both after the caps).
    */
   domains: DomainState[];
-  /** Cookies in the context after loading. */
+  /** Cookies queued. */
   cookies: number;
   /** Origins whose localStorage is queued. */
   origins: number;
   skipped: {
     /** Expired by now: never set. */
     expiredCookies: number;
-    /** Refused by Chromium (malformed, or a partitioned cookie that is not Secure, …). */
-    rejectedCookies: number;
-    /** Beyond MAX_COOKIES_PER_DOMAIN. */
+    /** Beyond MAX_COOKIES_PER_DOMAIN or MAX_COOKIES_TOTAL. */
     cookiesOverCap: number;
     /** localStorage items beyond MAX_STORAGE_BYTES_PER_ORIGIN. */
     storageItemsOverCap: number;
   };
+  /**
+   * Resolves once every cookie is in the browser (meanwhile each request to a site of the profile
+   * waits for that site's cookies), with how many Chromium refused (malformed, a partitioned cookie
+   * that is not Secure, …; they stay in `domains`, so the next save of their domain drops them).
+   * Never rejects.
+   */
+  cookiesIn: Promise<{ refusedCookies: number }>;
 }
 
 /** The registrable domains and origins of the documents a context's frames committed. */
@@ -96,40 +106,21 @@ async function getCookies(agent: ContextAgent): Promise<ProfileCookie[]> {
   return cookies.map(fromCdpCookie).filter((c): c is ProfileCookie => c !== null);
 }
 
-const isInvalidCookie = (err: unknown) => err instanceof Error && /Invalid cookie fields|Invalid parameters/i.test(err.message);
-
 /**
- * Sets all cookies with one Storage.setCookies. Chromium refuses the whole batch when one cookie is
- * malformed, so a refused batch is halved until the bad ones are found alone (they are skipped).
- */
-async function setCookies(session: CDPSession, scope: { browserContextId?: string }, cookies: Protocol.Network.CookieParam[]) {
-  if (cookies.length === 0) return;
-  try {
-    await session.send("Storage.setCookies", { cookies, ...scope });
-  } catch (err) {
-    if (!isInvalidCookie(err) || cookies.length === 1) {
-      if (isInvalidCookie(err)) return;
-      throw err;
-    }
-    const half = Math.ceil(cookies.length / 2);
-    await Promise.all([setCookies(session, scope, cookies.slice(0, half)), setCookies(session, scope, cookies.slice(half))]);
-  }
-}
-
-/**
- * Loads `domains` into `context`, meant for a context no page has navigated yet: all cookies at
- * once (every attribute, partitioned ones included; expired ones skipped), localStorage queued per
- * origin for its first document (see profile-agent.ts). Resolves once every open page of the
- * context has the loader, so the first navigation after it sees the state.
+ * Loads `domains` into `context`, meant for a context no page has navigated yet: cookies with every
+ * attribute (partitioned ones included; expired ones skipped), put in per registrable domain in the
+ * background while each request to a site of the profile waits for that site's cookies
+ * (profile-cookie-fill.ts); localStorage queued per origin for its first document
+ * (profile-agent.ts). Resolves once every open page of the context holds its requests and has the
+ * loader, so a navigation from then on sees the whole state.
  */
 export async function applyProfileState(context: BrowserContext, domains: DomainState[]): Promise<AppliedProfile> {
   const agent = await agentOrFail(context, "the profile could not be loaded");
   const now = Date.now() / 1000;
-  const skipped = { expiredCookies: 0, rejectedCookies: 0, cookiesOverCap: 0, storageItemsOverCap: 0 };
+  const skipped = { expiredCookies: 0, cookiesOverCap: 0, storageItemsOverCap: 0 };
 
-  const perDomain = new Map<string, number>();
-  const cookies: Protocol.Network.CookieParam[] = [];
-  const sent = new Set<string>();
+  const byDomain = new Map<string, Protocol.Network.CookieParam[]>();
+  const kept: ProfileCookie[] = [];
   for (const d of domains) {
     for (const c of d.cookies) {
       if (isExpired(c, now)) {
@@ -137,14 +128,14 @@ export async function applyProfileState(context: BrowserContext, domains: Domain
         continue;
       }
       const site = registrableDomain(cookieHost(c.domain));
-      const count = perDomain.get(site) ?? 0;
-      if (count >= MAX_COOKIES_PER_DOMAIN) {
+      const list = byDomain.get(site) ?? [];
+      if (list.length >= MAX_COOKIES_PER_DOMAIN || kept.length >= MAX_COOKIES_TOTAL) {
         skipped.cookiesOverCap++;
         continue;
       }
-      perDomain.set(site, count + 1);
-      cookies.push(toCookieParam(c));
-      sent.add(cookieKey(c));
+      list.push(toCookieParam(c));
+      byDomain.set(site, list);
+      kept.push(asStored(c, now));
     }
   }
   const storage: OriginStorage[] = [];
@@ -157,22 +148,18 @@ export async function applyProfileState(context: BrowserContext, domains: Domain
       if (capped.items.length > 0) storage.push({ origin, items: capped.items });
     }
   }
-
-  let loaded: ProfileCookie[];
   try {
-    await Promise.all([setCookies(agent.browserSession, contextParam(agent), cookies), agent.load(storage)]);
-    loaded = await getCookies(agent);
+    await Promise.all([agent.loadCookies(byDomain), agent.load(storage)]);
   } catch (err) {
     throw new ProfileStateError(`the profile could not be loaded: ${reason(err)}`, { cause: err });
   }
-  const held = new Set(loaded.map(cookieKey));
-  for (const key of sent) if (!held.has(key)) skipped.rejectedCookies++;
   const queued = storage.map((s) => ({ origin: s.origin, items: agent.loaded(s.origin) ?? s.items }));
   return {
-    domains: groupByDomain(loaded, queued).domains,
-    cookies: loaded.length,
+    domains: groupByDomain(kept, queued).domains,
+    cookies: kept.length,
     origins: queued.length,
     skipped,
+    cookiesIn: agent.cookiesIn().then((r) => ({ refusedCookies: r.refused })),
   };
 }
 
@@ -220,6 +207,8 @@ export async function readProfileState(context: BrowserContext, origins: string[
   const agent = await agentOrFail(context, "the profile state could not be read");
   let cookies: ProfileCookie[];
   try {
+    // Cookies still going in would read as missing: the read waits for them.
+    await agent.cookiesIn();
     cookies = await getCookies(agent);
   } catch (err) {
     throw new ProfileStateError(`the profile state could not be read: ${reason(err)}`, { cause: err });

@@ -117,8 +117,8 @@ describe.skipIf(!hasChrome)("profile state in a browser context", () => {
       const applied = await applyProfileState(b, saved);
       expect(applied.cookies).toBe(10);
       expect(applied.origins).toBe(3);
-      expect(applied.skipped).toEqual({ expiredCookies: 0, rejectedCookies: 0, cookiesOverCap: 0, storageItemsOverCap: 0 });
-      // Nothing about the read-back baseline differs from what was saved.
+      expect(applied.skipped).toEqual({ expiredCookies: 0, cookiesOverCap: 0, storageItemsOverCap: 0 });
+      // The baseline is what was saved, as Chromium holds it.
       expect(changedDomains(saved, applied.domains)).toEqual([]);
 
       const visits = watchVisits(b);
@@ -150,6 +150,7 @@ describe.skipIf(!hasChrome)("profile state in a browser context", () => {
       expect(cookieNames(site.cookieHeader("127.0.0.1", "/page"))).toEqual(["ip=10"]);
       expect(await seen(page)).toEqual([["x", "y"]]);
 
+      expect(await applied.cookiesIn).toEqual({ refusedCookies: 0 });
       // Visiting changed nothing.
       const now = await readProfileState(b, visits.origins());
       expect(changedDomains(applied.domains, now)).toEqual([]);
@@ -363,14 +364,66 @@ describe.skipIf(!hasChrome)("profile state in a browser context", () => {
     });
   });
 
+  describe("cookies going in", () => {
+    it("holds a request only until its own site's cookies are in, ahead of the rest", async () => {
+      // 50 sites × 60 cookies (3,000: all a context keeps): long enough to fill that the first
+      // navigation certainly starts before the last site's turn.
+      const big = bigProfile(site.port, 60);
+      const context = await fresh();
+      const tab = await context.newPage();
+      const applied = await applyProfileState(context, big);
+      let allInAt = Number.POSITIVE_INFINITY;
+      void applied.cookiesIn.then(() => {
+        allInAt = performance.now();
+      });
+      await tab.goto(site.url("www.site49.test"));
+      expect(cookieNames(site.cookieHeader("www.site49.test", "/page"))).toHaveLength(60);
+      expect(site.requestedAt("www.site49.test", "/page")).toBeLessThan(allInAt);
+      expect(await applied.cookiesIn).toEqual({ refusedCookies: 0 });
+      const now = await readProfileState(context, []);
+      expect(now.reduce((n, d) => n + d.cookies.length, 0)).toBe(3000);
+    });
+
+    it("counts the cookies Chromium refuses and sets the rest", async () => {
+      const context = await fresh();
+      const applied = await applyProfileState(context, [
+        {
+          domain: "localhost",
+          cookies: [
+            cookie({ name: "ok1" }),
+            // CHIPS requires Secure: Chromium refuses it.
+            cookie({ name: "bad", partitionKey: { topLevelSite: "http://localhost", hasCrossSiteAncestor: false } }),
+            cookie({ name: "ok2" }),
+            cookie({ name: "old", expires: 1_000_000 }),
+          ],
+          localStorage: [],
+        },
+      ]);
+      expect(applied.skipped.expiredCookies).toBe(1);
+      expect(await applied.cookiesIn).toEqual({ refusedCookies: 1 });
+      const now = await readProfileState(context, []);
+      expect([...byName(now, "localhost").keys()].sort()).toEqual(["ok1", "ok2"]);
+    });
+  });
+
   describe("a big profile", () => {
+    it("loads at most 3,000 cookies (Chromium would evict beyond), the rest counted", async () => {
+      const context = await fresh();
+      const applied = await applyProfileState(context, bigProfile(site.port, 80));
+      expect(applied.cookies).toBe(3000);
+      expect(applied.skipped.cookiesOverCap).toBe(1000);
+      await applied.cookiesIn;
+      const now = await readProfileState(context, []);
+      expect(now.reduce((n, d) => n + d.cookies.length, 0)).toBe(3000);
+    });
+
     it("loads 50 domains, 2,000 cookies and 50 origins of localStorage, and reads them back equal", async () => {
       const big = bigProfile(site.port);
       const context = await fresh();
       const applied = await applyProfileState(context, big);
       expect(applied.cookies).toBe(2000);
       expect(applied.origins).toBe(50);
-      expect(applied.skipped).toEqual({ expiredCookies: 0, rejectedCookies: 0, cookiesOverCap: 0, storageItemsOverCap: 0 });
+      expect(applied.skipped).toEqual({ expiredCookies: 0, cookiesOverCap: 0, storageItemsOverCap: 0 });
       expect(changedDomains(big, applied.domains)).toEqual([]);
       // Some of its sites are opened: their storage is written before their first script, and read back from them.
       const visits = watchVisits(context);

@@ -22,6 +22,8 @@ export interface ProfileSite {
   url(host: string, path?: string): string;
   /** The Cookie header of the last request for host + path (undefined: no request; "": none sent). */
   cookieHeader(host: string, path: string): string | undefined;
+  /** When (performance.now()) the last request for host + path arrived. */
+  requestedAt(host: string, path: string): number | undefined;
   close(): Promise<void>;
 }
 
@@ -30,10 +32,12 @@ const page = (extra = "") =>
 
 export async function startProfileSite(): Promise<ProfileSite> {
   const cookies = new Map<string, string>();
+  const times = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     const host = (req.headers.host ?? "").toLowerCase();
     cookies.set(`${host}${url.pathname}`, req.headers.cookie ?? "");
+    times.set(`${host}${url.pathname}`, performance.now());
     const headers: Record<string, string | string[]> = {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
@@ -61,6 +65,7 @@ export async function startProfileSite(): Promise<ProfileSite> {
     port,
     url: (host, path = "/page") => `http://${host}:${port}${path}`,
     cookieHeader: (host, path) => cookies.get(`${host}:${port}${path}`),
+    requestedAt: (host, path) => times.get(`${host}:${port}${path}`),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -98,11 +103,11 @@ export const seen = async (frame: Pick<Frame, "evaluate">): Promise<[string, str
  * The issue's size: 50 registrable domains (www.siteN.test) × 40 cookies (host-only and domain,
  * session and persistent, some HttpOnly, Lax and Strict), and one origin of 10 localStorage items each.
  */
-export function bigProfile(port: number): DomainState[] {
+export function bigProfile(port: number, cookiesPerDomain = 40): DomainState[] {
   const in30Days = Math.floor(Date.now() / 1000) + 30 * 86_400;
   return Array.from({ length: 50 }, (_, d) => ({
     domain: `site${d}.test`,
-    cookies: Array.from({ length: 40 }, (_, i) => ({
+    cookies: Array.from({ length: cookiesPerDomain }, (_, i) => ({
       name: `c${i}`,
       value: `v${d}-${i}-${"x".repeat(i % 7)}`,
       domain: i % 2 === 0 ? `.site${d}.test` : `www.site${d}.test`,
