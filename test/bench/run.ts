@@ -41,6 +41,11 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
       "browser container scaling, simulated: burst, trickle and a daily curve; fast path + target tracking vs target tracking alone vs RunTask, over the ECS API double",
     run: () => import("./scaler.bench.ts").then((m) => m.scalerBench()),
   },
+  profiles: {
+    describe:
+      "Browser Context Profiles: load 50 domains / 2,000 cookies / 50 origins of localStorage into a fresh context and read it back, beside an empty context",
+    run: () => import("./profiles.bench.ts").then((m) => m.profilesBench()),
+  },
   "fetch-load": {
     describe: "event-loop delay while 10-URL batches of the largest benchmark pages are fetched",
     run: () => import("./fetch-load.bench.ts").then((m) => m.fetchLoadBench()),
