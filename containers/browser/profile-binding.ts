@@ -7,8 +7,8 @@ import { applyProfileState, changedDomains, readProfileState, watchVisits } from
  * A browser context bound to a Browser Context Profile (issue [4 of 6]) for a run or a session:
  * the profile's state is loaded into the context before its first navigation, the sites the
  * context visits are watched, and save() writes back only the domains whose state changed since
- * the last load or save (per-domain last-writer-wins, functions/profiles/profile.types.ts), with
- * the sites visited as accessed.
+ * the last load or save among the sites it visited (per-domain last-writer-wins,
+ * functions/profiles/profile.types.ts), with those sites as accessed.
  */
 
 export interface ProfileBinding {
@@ -28,16 +28,20 @@ export async function bindProfile(opts: {
 }): Promise<ProfileBinding | null> {
   const profile = await opts.store.load(opts.accountId, opts.profileId);
   if (!profile) return null;
-  await applyProfileState(opts.context, profile.domains);
+  // The baseline is the profile as Chromium holds it (domains lower-cased, expiry capped), so a
+  // domain the context never touched never looks changed.
+  const applied = await applyProfileState(opts.context, profile.domains);
   const visits = watchVisits(opts.context);
-  let base: DomainState[] = profile.domains;
+  let base: DomainState[] = applied.domains;
   const loadedOrigins = () => base.flatMap((d) => d.localStorage.map((o) => o.origin));
   return {
     profile,
     async save(writtenBy) {
       const origins = [...new Set([...visits.origins(), ...loadedOrigins()])];
       const now = await readProfileState(opts.context, origins);
-      const writes = changedDomains(base, now);
+      // Only the sites the context visited are written (a tracker's cookie from another page is not the run's to keep).
+      const visited = new Set(visits.domains());
+      const writes = changedDomains(base, now).filter((w) => visited.has(w.domain));
       const saved = await opts.store.save(opts.accountId, profile.id, {
         writes,
         accessed: visits.domains(),
