@@ -4,8 +4,9 @@ import { PGlite } from "@electric-sql/pglite";
 import { wrapPglite } from "../../functions/db/pglite-database.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
 import { DOCUMENTS } from "../../functions/openapi/write-openapi.ts";
-import { type FuzzRequest, generateRequests, operationsOf, undocumentedOperations } from "../helpers/fuzz.ts";
+import { type FuzzRequest, generateRequests } from "../helpers/fuzz.ts";
 import { prng } from "../helpers/fuzz-inputs.ts";
+import { operationsOf, undocumentedOperations } from "../helpers/fuzz-operations.ts";
 import { betweenRequests, createFuzzContext, describeRequest, fuzzKey, guardNetwork, runFuzz } from "../helpers/fuzz-run.ts";
 
 const OPENAPI_DIR = fileURLToPath(new URL("../../schema/openapi/", import.meta.url));

@@ -15,7 +15,8 @@ import { createKeyring, VaultKey } from "../../functions/vault/crypto.ts";
 import { vaultService } from "../../functions/vault/vault.service.ts";
 import { ENTITLEMENTS } from "../../schema/plans.ts";
 import { createTestContext, TestClock, type TestContext } from "./app.ts";
-import { type FuzzRequest, LIVE_TOKEN } from "./fuzz.ts";
+import type { FuzzRequest } from "./fuzz.ts";
+import { LIVE_TOKEN } from "./fuzz-operations.ts";
 import { SessionHostDouble, sessionsOver } from "./session-host-double.ts";
 
 // --- the app under test ----------------------------------------------------------------------

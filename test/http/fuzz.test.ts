@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LogFields, type Logger, silentLogger } from "../../functions/lib/logger.ts";
 import { DOCUMENTS } from "../../functions/openapi/write-openapi.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { type FuzzOperation, generateRequests, operationsOf, undocumentedOperations } from "../helpers/fuzz.ts";
+import { generateRequests } from "../helpers/fuzz.ts";
 import { prng } from "../helpers/fuzz-inputs.ts";
+import { type FuzzOperation, operationsOf, undocumentedOperations } from "../helpers/fuzz-operations.ts";
 import {
   betweenRequests,
   createFuzzContext,
