@@ -10,10 +10,17 @@ import { build, type Metafile, type Plugin } from "esbuild";
  * SQS and S3 clients would add about a megabyte to every bundle for code the runtime already has.
  * The calls used (SendMessage, Put/Get/DeleteObject) are stable across v3 minor versions.
  *
- * PGlite, `pg` and puppeteer must never be in an edge bundle. The database module loads PGlite and
- * `pg` with import() on the paths that need them; those dynamic imports are left out of the bundle
- * (they are never taken on the edge: it opens Neon). Any other way in, a static import from
- * anywhere, makes the build fail, as does anything under containers/.
+ * PGlite and puppeteer must never be in an edge bundle. The database module loads PGlite with
+ * import() on the one path that needs it; that dynamic import is left out of the bundle (the edge
+ * never opens PGlite). Any other way in, a static import from anywhere, makes the build fail, as
+ * does anything under containers/.
+ *
+ * `pg` (node-postgres over TCP) is bundled, for deployments whose database is RDS
+ * (OSPREY_DB_DRIVER=pg, infra `-c database=rds`), but only as a chunk loaded with import() when
+ * that driver is chosen: a Neon deployment's cold start never reads it. A static import of `pg`
+ * that would put it in what every cold start loads fails the build too. Its optional native
+ * binding (pg-native) and its Cloudflare socket (pg-cloudflare) stay out: neither path is taken on
+ * Node.
  */
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -26,11 +33,13 @@ export const OUT_DIR = path.join(ROOT, "dist/functions");
 
 /** Packages and modules that belong to the serverful side. */
 const FORBIDDEN =
-  /(^|\/)node_modules\/(@electric-sql\/pglite|pg|pg-pool|pg-protocol|puppeteer|puppeteer-core|chromium-bidi)\/|^containers\//;
+  /(^|\/)node_modules\/(@electric-sql\/pglite|pg-native|pg-cloudflare|puppeteer|puppeteer-core|chromium-bidi)\/|^containers\//;
+/** The TCP driver: allowed in a bundle, but only in chunks loaded with import(). */
+const LAZY_DRIVER = /(^|\/)node_modules\/(pg|pg-pool|pg-protocol|pg-connection-string|drizzle-orm\/node-postgres)\//;
 /** What the database module may import() and the edge never loads. */
-const LAZY_ONLY = /^(@electric-sql\/pglite|pg|drizzle-orm\/(pglite|node-postgres)(\/.*)?|\.\/pglite-database\.ts)$/;
+const LAZY_ONLY = /^(@electric-sql\/pglite|drizzle-orm\/pglite(\/.*)?|\.\/pglite-database\.ts)$/;
 
-/** Leaves the database module's dynamic imports of PGlite and `pg` out; a static import still bundles them (and fails the check). */
+/** Leaves the database module's dynamic imports of PGlite out; a static import still bundles it (and fails the check). */
 const lazyDrivers: Plugin = {
   name: "osprey-lazy-drivers",
   setup(b) {
@@ -77,7 +86,7 @@ export async function bundleEntry(name: string, entry: string, outDir = OUT_DIR)
     legalComments: "none",
     metafile: true,
     logLevel: "warning",
-    external: ["@aws-sdk/*", "bufferutil", "utf-8-validate"],
+    external: ["@aws-sdk/*", "bufferutil", "utf-8-validate", "pg-native", "pg-cloudflare"],
     plugins: [lazyDrivers],
     // CommonJS dependencies (ws, pg-protocol's friends) call require() for Node's built-ins.
     banner: { js: 'import{createRequire as __osprey_cr}from"node:module";const require=__osprey_cr(import.meta.url);' },
@@ -92,6 +101,9 @@ export async function bundleEntry(name: string, entry: string, outDir = OUT_DIR)
     for (const i of metafile.outputs[out]?.imports ?? []) if (!i.external && i.kind === "import-statement") visit(i.path);
   };
   visit(path.relative(ROOT, file));
+  for (const out of eager)
+    for (const input of Object.keys(metafile.outputs[out]?.inputs ?? {}))
+      if (LAZY_DRIVER.test(input)) forbidden.push(`${input} (loaded at every cold start: import pg with import() only)`);
   let bytes = 0;
   let lazyBytes = 0;
   for (const [out, o] of Object.entries(metafile.outputs)) {

@@ -7,6 +7,7 @@ import { renderEndpointSecret } from "./config-render.ts";
 import { type ServicesConfig, ServicesEnvFields, servicesConfig } from "./config-services.ts";
 import { type BlobStoreConfig, StorageEnvFields, storageConfig, storageConfigProblem } from "./config-storage.ts";
 import { type VaultConfig, VaultEnvFields, vaultConfig } from "./config-vault.ts";
+import { databaseUrlFromSecret, isJsonSecret } from "./secret-env.ts";
 
 export type { BrowserConfig } from "./config-browser.ts";
 export type { QueueConfig, SearchConfig, ServicesConfig } from "./config-services.ts";
@@ -192,8 +193,23 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/**
+ * DATABASE_URL as RDS keeps it: ECS injects the database secret's whole value, which for
+ * `-c database=rds` is the JSON of its credentials (functions/config/secret-env.ts makes the URL).
+ */
+function withDatabaseUrl(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const value = env.DATABASE_URL;
+  if (!value || !isJsonSecret(value)) return env;
+  try {
+    return { ...env, DATABASE_URL: databaseUrlFromSecret(value, "the environment") };
+  } catch (err) {
+    throw new ConfigError(`invalid configuration: ${(err as Error).message}`);
+  }
+}
+
 /** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
-export function parseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+export function parseConfig(given: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  const env = withDatabaseUrl(given);
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

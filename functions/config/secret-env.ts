@@ -5,6 +5,12 @@
  * values then never sit in the function's configuration, and a rotated secret is read by the next
  * cold start. A variable already set is left as it is (a local run sets values directly).
  * The containers need none of this: ECS injects their secrets at task start.
+ *
+ * DATABASE_URL's secret may hold a connection URL (Neon, filled by the operator) or the JSON that
+ * RDS and Secrets Manager keep for a database's generated credentials (`-c database=rds`):
+ * {"username","password","host","port","dbname","engine"}. The JSON is turned into a URL here, on
+ * every cold start, so the URL is never a copy that a rotated password leaves behind. The
+ * containers get the same JSON from ECS and parseConfig turns it into a URL the same way.
  */
 
 export type SecretReader = (secretId: string) => Promise<string>;
@@ -50,9 +56,51 @@ export async function resolveSecretEnv(
   );
   const out = { ...env };
   wanted.forEach((w, i) => {
-    out[w.name] = values[i];
+    const value = values[i];
+    out[w.name] =
+      w.name === "DATABASE_URL" && value !== undefined ? databaseUrlFromSecret(value, `its secret (${w.secretId})`) : value;
   });
   return out;
+}
+
+/** A secret value that is a JSON object rather than a URL (RDS credentials). */
+export const isJsonSecret = (value: string): boolean => value.trimStart().startsWith("{");
+
+/**
+ * DATABASE_URL from a secret's value: a URL passes unchanged; RDS's JSON becomes
+ * postgres://user:password@host:port/dbname?sslmode=verify-full (each part percent-encoded).
+ * `verify-full` checks the server's certificate chain and host name: the RDS CA is trusted through
+ * NODE_EXTRA_CA_CERTS (infra/environment.ts). A self-made secret may set "sslmode" itself (RDS never
+ * writes one). A malformed one throws naming `where` and the missing field, never a value: a JSON
+ * parser's own message quotes the text around the fault, which may be the password.
+ */
+export function databaseUrlFromSecret(value: string, where: string): string {
+  if (!isJsonSecret(value)) return value;
+  const bad = (why: string) =>
+    new Error(
+      `DATABASE_URL from ${where}: ${why} (expected a postgres URL, or RDS's JSON {"username","password","host","port","dbname"})`,
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw bad("the value starts like JSON but is not valid JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw bad("the JSON is not an object");
+  const o = parsed as Record<string, unknown>;
+  const text = (k: string) => (typeof o[k] === "string" && (o[k] as string).trim() !== "" ? (o[k] as string) : null);
+  if (o.engine !== undefined && !/^postgres/.test(String(o.engine))) throw bad(`engine is not postgres`);
+  const missing = ["username", "password", "host"].filter((k) => text(k) === null);
+  if (missing.length > 0) throw bad(`${missing.join(", ")} missing or empty`);
+  const port = o.port === undefined ? 5432 : Number(o.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw bad("port is not a port number");
+  const host = text("host") as string;
+  if (!/^[A-Za-z0-9.-]+$/.test(host)) throw bad("host is not a host name");
+  const sslmode = text("sslmode") ?? "verify-full";
+  if (!["disable", "require", "verify-ca", "verify-full"].includes(sslmode))
+    throw bad("sslmode is not one of disable, require, verify-ca, verify-full");
+  const enc = encodeURIComponent;
+  return `postgres://${enc(text("username") as string)}:${enc(text("password") as string)}@${host}:${port}/${enc(text("dbname") ?? "postgres")}?sslmode=${sslmode}`;
 }
 
 /** GetSecretValue through the SDK the Lambda runtime ships (loaded only when a secret is named). */

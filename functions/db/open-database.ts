@@ -9,8 +9,15 @@ import { type Database, type Db, MIGRATIONS_FOLDER } from "./db.ts";
 export { MIGRATIONS_FOLDER } from "./db.ts";
 
 /*
- * PGlite and `pg` are loaded with import() on the one path that needs each: the edge opens Neon
- * only, and its bundles must not carry either (functions/build/build-edge.ts checks that).
+ * PGlite and `pg` are loaded with import() on the one path that needs each. The edge opens Neon
+ * (over a WebSocket) or, for RDS, `pg` (over TCP, OSPREY_DB_DRIVER=pg); its bundles carry `pg` as a
+ * chunk read only when that driver is chosen, and never PGlite (functions/build/build-edge.ts checks
+ * both).
+ *
+ * TLS with `pg` is whatever the URL's sslmode says. An RDS secret becomes a URL with
+ * sslmode=verify-full (functions/config/secret-env.ts): the server's chain and host name are
+ * checked against Node's CAs plus NODE_EXTRA_CA_CERTS, which the deployment points at the RDS CAs
+ * (the Lambda runtime's /var/runtime/ca-cert.pem; the container image's RDS bundle).
  */
 
 /** Any value serves, as long as every Osprey process uses the same one. */
@@ -77,6 +84,11 @@ export interface PoolOptions {
   max?: number;
   /** An idle connection is closed after this long (default: the driver's, 10 s). */
   idleTimeoutMs?: number;
+  /**
+   * `pg` only: give up a new connection after this long (default: never). A function whose
+   * security group the database does not admit would otherwise wait out its whole invocation.
+   */
+  connectTimeoutMs?: number;
 }
 
 /** Opens the database the configuration names. PGlite is opened in-memory when `dataDir` is null. */
@@ -99,7 +111,11 @@ export async function openDatabase(
       import("drizzle-orm/node-postgres"),
       import("drizzle-orm/node-postgres/migrator"),
     ]);
-    const pool = new pg.Pool({ connectionString: config.url, ...poolSize });
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      ...poolSize,
+      ...(poolOptions.connectTimeoutMs ? { connectionTimeoutMillis: poolOptions.connectTimeoutMs } : {}),
+    });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     pool.on("error", () => {});
     const db = drizzleNodePg(pool, { schema: tables });

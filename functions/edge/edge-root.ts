@@ -3,7 +3,7 @@ import path from "node:path";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { streamHandle } from "hono/aws-lambda";
-import { type Config, parseConfig, processEnvironment } from "../config/config.ts";
+import { type Config, ConfigError, parseConfig, processEnvironment } from "../config/config.ts";
 import { type RemoteRendererConfig, remoteRendererConfig } from "../config/config-render.ts";
 import { scalerNudgeFunction } from "../config/config-scaler.ts";
 import { resolveSecretEnv } from "../config/secret-env.ts";
@@ -28,8 +28,9 @@ import { VERSION } from "../version.ts";
 
 /**
  * The edge composition root (ARCHITECTURE.md, cloud column): one Hono app per Lambda, over the Neon
- * serverless driver, the SQS producer, S3 artifacts and the remote renderer; never PGlite, `pg`,
- * Chromium or anything under containers/ (functions/build/build-edge.ts checks the bundles).
+ * serverless driver (or, for RDS, `pg` over TCP: OSPREY_DB_DRIVER=pg), the SQS producer, S3
+ * artifacts and the remote renderer; never PGlite, Chromium or anything under containers/
+ * (functions/build/build-edge.ts checks the bundles).
  *
  * Each Lambda entry (functions/entry/*.lambda.ts) names its surface and builds it from this root, so
  * a bundle carries only its own surface. Nothing happens at import: the configuration is parsed and
@@ -43,6 +44,8 @@ import { VERSION } from "../version.ts";
 const POOL_MAX = 5;
 /** Idle connections close after this long, so an instance that stops getting requests stops holding them. */
 const POOL_IDLE_MS = 30_000;
+/** A TCP connection (`pg`) that is not up by then will not come: a security group or route is wrong. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export interface EdgeRoot {
   config: Config;
@@ -75,8 +78,10 @@ export type EdgeSurfaceBuilder = (root: EdgeRoot, options: EdgeOptions) => Surfa
 
 /**
  * The edge's configuration: the shared one, with the Neon driver as the default database driver
- * and the queue taken as SQS exactly when OSPREY_SQS_QUEUE_URL is set (the edge never polls a
- * Postgres queue; without a URL, starting a run is refused with a clear error).
+ * (`pg` when OSPREY_DB_DRIVER=pg: RDS, reached over TCP from inside the VPC; PGlite is refused, a
+ * Lambda's disk is neither shared nor kept) and the queue taken as SQS exactly when
+ * OSPREY_SQS_QUEUE_URL is set (the edge never polls a Postgres queue; without a URL, starting a
+ * run is refused with a clear error).
  */
 export function parseEdgeConfig(env: Record<string, string | undefined>): { config: Config; renderer: RemoteRendererConfig } {
   const config = parseConfig({
@@ -84,6 +89,8 @@ export function parseEdgeConfig(env: Record<string, string | undefined>): { conf
     OSPREY_DB_DRIVER: env.OSPREY_DB_DRIVER || "neon",
     OSPREY_QUEUE: env.OSPREY_SQS_QUEUE_URL ? "sqs" : "postgres",
   });
+  if (config.database.driver === "pglite")
+    throw new ConfigError("invalid configuration: OSPREY_DB_DRIVER must be neon or pg on the edge (got pglite)");
   return { config, renderer: remoteRendererConfig(env) };
 }
 
@@ -92,7 +99,11 @@ export async function openEdgeRoot(env: Record<string, string | undefined>): Pro
   const { config, renderer: rendererConfig } = parseEdgeConfig(await resolveSecretEnv(env));
   const logger = createLogger(config.logLevel);
   const scaler = scalerNudgeFunction(env);
-  const database = await openDatabase(config.database, { max: POOL_MAX, idleTimeoutMs: POOL_IDLE_MS });
+  const database = await openDatabase(config.database, {
+    max: POOL_MAX,
+    idleTimeoutMs: POOL_IDLE_MS,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+  });
   const services = createServices({ db: database.db, clock: systemClock, ids: defaultIds });
   let blobs: BlobStore | null = null;
   let origin = "http://localhost";
