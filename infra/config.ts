@@ -14,16 +14,40 @@ export interface FunctionSize {
   timeoutSeconds: number;
 }
 
+/**
+ * An RDS for PostgreSQL instance in the deployment's VPC (data-stack.ts). The functions then run in
+ * the VPC too, in private subnets whose way out is a NAT gateway (network-stack.ts), and speak
+ * Postgres over TCP with `pg` (OSPREY_DB_DRIVER=pg).
+ */
+export interface RdsProps {
+  kind: "rds";
+  /** A Graviton burstable class: db.t4g.micro (2 vCPU, 1 GiB) is enough to try; t4g.small or medium for use. */
+  instanceClass: `t4g.${"micro" | "small" | "medium" | "large"}` | `m7g.${"large" | "xlarge"}` | `r7g.${"large" | "xlarge"}`;
+  /** Major version (16 or later); minor versions upgrade in the maintenance window. */
+  engineMajor: 16 | 17;
+  /** gp3 storage, GiB; grows on its own up to maxStorageGb. */
+  storageGb: number;
+  maxStorageGb: number;
+  multiAz: boolean;
+  backupRetentionDays: number;
+  databaseName: string;
+  /** Secrets Manager name of the generated credentials (RDS's JSON: username, password, host, port, dbname). */
+  secretName: string;
+  /** NAT gateways for the functions' way out: 1 (one AZ, cheapest) or 2 (one per AZ, survives an AZ outage). */
+  natGateways: 1 | 2;
+}
+
 export interface OspreyDeployProps {
   /** Prefix of stack and resource names (lower-case letters, digits, hyphens). */
   name: string;
   /** Where to deploy; unset: environment-agnostic stacks (synth needs no account, deploy takes the CLI's). */
   env?: { account: string; region: string };
   /**
-   * The database: Neon, its connection string in a Secrets Manager secret the operator fills before
-   * deploying (`infra:deploy` checks it). (`-c database=rds` is refused, see RDS_NOT_YET.)
+   * The database (`-c database=neon|rds`): Neon, its connection string in a Secrets Manager secret
+   * the operator fills before deploying (`infra:deploy` checks it); or RDS for PostgreSQL in the VPC
+   * (RdsProps), whose generated credentials are the secret.
    */
-  database: { kind: "neon"; urlSecretName: string };
+  database: { kind: "neon"; urlSecretName: string } | RdsProps;
   /**
    * Custom host names (agent.<zone>, …) on the CloudFront distributions: a Route 53 zone and an ACM
    * certificate in us-east-1 covering them. Unset: the distributions' own *.cloudfront.net names.
@@ -140,6 +164,31 @@ export const defaultProps: OspreyDeployProps = {
   paths: { functionsDir: path.join(REPO_ROOT, "dist/functions"), repoRoot: REPO_ROOT },
 };
 
+/** The RDS settings `-c database=rds` starts from (`-c dbInstanceClass=…` changes the class). */
+export const defaultRds = (name: string): RdsProps => ({
+  kind: "rds",
+  instanceClass: "t4g.micro",
+  engineMajor: 16,
+  storageGb: 20,
+  maxStorageGb: 100,
+  multiAz: false,
+  backupRetentionDays: 7,
+  databaseName: "osprey",
+  secretName: `${name}/database`,
+  natGateways: 1,
+});
+
+const RDS_CLASSES = new Set([
+  "t4g.micro",
+  "t4g.small",
+  "t4g.medium",
+  "t4g.large",
+  "m7g.large",
+  "m7g.xlarge",
+  "r7g.large",
+  "r7g.xlarge",
+]);
+
 /** Problems a deployment would hit later, found before synth; empty when fine. */
 export function propsProblems(p: OspreyDeployProps): string[] {
   const out: string[] = [];
@@ -153,18 +202,20 @@ export function propsProblems(p: OspreyDeployProps): string[] {
   if (p.domain && !/^arn:aws[a-z-]*:acm:us-east-1:/.test(p.domain.certificateArn))
     out.push("domain.certificateArn must be an ACM certificate in us-east-1 (CloudFront's region)");
   if (p.functions.agent.timeoutSeconds > 900) out.push("functions.agent.timeoutSeconds must be at most 900 (Lambda's limit)");
+  const db = p.database;
+  if (db.kind === "rds") {
+    if (!RDS_CLASSES.has(db.instanceClass))
+      out.push(`database.instanceClass must be a Graviton class, one of ${[...RDS_CLASSES].join(", ")}`);
+    if (db.engineMajor < 16) out.push("database.engineMajor must be 16 or later");
+    if (db.storageGb < 20 || db.maxStorageGb < db.storageGb)
+      out.push("database.storageGb must be at least 20 (gp3's minimum) and at most maxStorageGb");
+    if (db.backupRetentionDays < 1 || db.backupRetentionDays > 35)
+      out.push("database.backupRetentionDays must be between 1 and 35 (0 would turn automated backups off)");
+    if (!/^[a-z][a-z0-9_]{0,62}$/.test(db.databaseName))
+      out.push("database.databaseName must be a lower-case Postgres identifier");
+  }
   return out;
 }
-
-/**
- * Why `-c database=rds` stops synth: the edge functions speak Postgres through Neon's serverless
- * driver, over a WebSocket (functions/db/open-database.ts), and `pg` is banned from their bundles
- * (functions/build/build-edge.ts). RDS listens on TCP only, so the functions would need a
- * WebSocket-to-TCP proxy service in the VPC (and the functions in the VPC, behind a NAT gateway, to
- * reach it). Until that exists, a stack that deploys RDS would deploy functions that cannot connect.
- */
-export const RDS_NOT_YET =
-  "context database=rds is not supported yet: the edge functions reach Postgres over a WebSocket (Neon's serverless driver), which RDS does not speak; use Neon (the default) or see infra/README.md";
 
 /** The only reader of CDK context: a few keys over the defaults. */
 export function propsFromContext(get: (key: string) => unknown, base: OspreyDeployProps = defaultProps): OspreyDeployProps {
@@ -185,8 +236,18 @@ export function propsFromContext(get: (key: string) => unknown, base: OspreyDepl
   const region = str("region");
   if (account && region) props.env = { account, region };
   const db = str("database");
-  if (db === "rds") throw new Error(RDS_NOT_YET);
-  if (db === undefined || db === "neon") {
+  if (db === "rds") {
+    const rds = defaultRds(props.name);
+    const cls = str("dbInstanceClass");
+    if (cls !== undefined) rds.instanceClass = cls.replace(/^db\./, "") as RdsProps["instanceClass"];
+    rds.multiAz = str("dbMultiAz") === "true";
+    const nat = num("natGateways");
+    if (nat !== undefined) {
+      if (nat !== 1 && nat !== 2) throw new Error(`context natGateways must be 1 or 2 (got "${nat}")`);
+      rds.natGateways = nat;
+    }
+    props.database = rds;
+  } else if (db === undefined || db === "neon") {
     props.database = { kind: "neon", urlSecretName: str("neonSecretName") ?? `${props.name}/database-url` };
   } else {
     throw new Error(`context database must be neon or rds (got "${db}")`);

@@ -19,7 +19,8 @@ import { UNSET_SECRET_VALUE } from "./stacks/data-stack.ts";
  * - Docker, which builds the browser container image at deploy time;
  * - the Neon connection string: in the secret already, or in OSPREY_DATABASE_URL (then put into the
  *   secret once the data stack exists); likewise the model key (OSPREY_LLM_API_KEY) when a provider
- *   is configured.
+ *   is configured. With `-c database=rds` there is no URL to give: RDS generates the credentials
+ *   into their secret, and an OSPREY_DATABASE_URL in the environment is refused rather than ignored.
  * Then it builds the edge bundles and runs `cdk deploy --all`.
  */
 
@@ -32,7 +33,8 @@ export interface Checks {
 }
 
 export interface Wanted {
-  databaseSecret: string;
+  /** The Neon URL's secret; null with RDS (its secret is generated). */
+  databaseSecret: string | null;
   databaseUrl: string | undefined;
   llmSecret: string | null;
   llmApiKey: string | undefined;
@@ -80,7 +82,12 @@ export async function preflight(checks: Checks, wanted: Wanted): Promise<Plan> {
         `${env}: the secret ${secret} has no value yet. Run again with ${env}=… in the environment (it is put into the secret, never into a template), or after the first deploy: aws secretsmanager put-secret-value --secret-id ${secret} --secret-string '…'`,
       );
   };
-  await operatorSecret(wanted.databaseSecret, wanted.databaseUrl, "OSPREY_DATABASE_URL", (v) => PG_URL.test(v));
+  if (wanted.databaseSecret !== null)
+    await operatorSecret(wanted.databaseSecret, wanted.databaseUrl, "OSPREY_DATABASE_URL", (v) => PG_URL.test(v));
+  else if (wanted.databaseUrl)
+    plan.problems.push(
+      "OSPREY_DATABASE_URL: not used with -c database=rds (RDS generates the database's credentials into their secret); unset it, or deploy without database=rds to use that URL",
+    );
   if (wanted.llmSecret) await operatorSecret(wanted.llmSecret, wanted.llmApiKey, "OSPREY_LLM_API_KEY", (v) => v.trim() !== "");
   return plan;
 }
@@ -136,7 +143,7 @@ async function main(): Promise<void> {
   const name = ctx.name ?? "osprey";
   const aws = awsChecks();
   const plan = await preflight(aws, {
-    databaseSecret: ctx.neonSecretName ?? `${name}/database-url`,
+    databaseSecret: ctx.database === "rds" ? null : (ctx.neonSecretName ?? `${name}/database-url`),
     databaseUrl: process.env.OSPREY_DATABASE_URL,
     llmSecret: ctx.llmProvider ? (ctx.llmApiKeySecret ?? `${name}/llm-api-key`) : null,
     llmApiKey: process.env.OSPREY_LLM_API_KEY,

@@ -27,6 +27,23 @@ const modelEnv = (deploy: OspreyDeployProps): Record<string, string> =>
       }
     : {};
 
+/**
+ * How the functions reach the database. Neon: its serverless driver over a WebSocket. RDS: `pg` over
+ * TCP from inside the VPC, with TLS verified against the RDS CAs. Since Node.js 20 the Lambda
+ * runtime no longer loads Amazon's CA certificates by default; they are in /var/runtime/ca-cert.pem
+ * and NODE_EXTRA_CA_CERTS pointing there restores them ("Building Lambda functions with Node.js",
+ * https://docs.aws.amazon.com/lambda/latest/dg/lambda-nodejs.html). Node reads the variable at start,
+ * so it is set here, not in code.
+ */
+export const LAMBDA_CA_BUNDLE = "/var/runtime/ca-cert.pem";
+/** The RDS CA bundle in the container image (containers/Dockerfile downloads it at build). */
+export const IMAGE_RDS_CA_BUNDLE = "/etc/ssl/certs/rds-global-bundle.pem";
+
+const lambdaDatabaseEnv = (deploy: OspreyDeployProps): Record<string, string> =>
+  deploy.database.kind === "rds"
+    ? { OSPREY_DB_DRIVER: "pg", NODE_EXTRA_CA_CERTS: LAMBDA_CA_BUNDLE }
+    : { OSPREY_DB_DRIVER: "neon" };
+
 const secretEnv = (pairs: Array<[string, ISecret | null]>): string =>
   pairs
     .filter((p): p is [string, ISecret] => p[1] !== null)
@@ -65,7 +82,7 @@ export function functionEnvironment(
   const common = {
     NODE_OPTIONS: "--enable-source-maps",
     OSPREY_LOG_LEVEL: deploy.logLevel,
-    OSPREY_DB_DRIVER: "neon",
+    ...lambdaDatabaseEnv(deploy),
     OSPREY_SECRET_ENV: secretEnv(functionSecrets(surface, r)),
   };
   switch (surface) {
@@ -103,6 +120,7 @@ export function scalerEnvironment(
   const c = deploy.containers;
   return {
     OSPREY_LOG_LEVEL: deploy.logLevel,
+    ...lambdaDatabaseEnv(deploy),
     OSPREY_SECRET_ENV: secretEnv(functionSecrets("scaler", r)),
     OSPREY_SCALER_CLUSTER: ecs.clusterName,
     OSPREY_SCALER_SERVICE: ecs.serviceName,
@@ -143,6 +161,9 @@ export function containerEnvironment(
     // Below the task's stopTimeout (120 s, Fargate's maximum): the drain ends before SIGKILL would.
     OSPREY_SHUTDOWN_TIMEOUT_MS: "110000",
     OSPREY_IDLE_UNPROTECT_SECONDS: String(c.idleUnprotectSeconds),
+    // RDS: DATABASE_URL is the secret's JSON (verify-full, functions/config/secret-env.ts); the RDS CAs
+    // are not in Debian's store, the image carries AWS's bundle.
+    ...(deploy.database.kind === "rds" ? { NODE_EXTRA_CA_CERTS: IMAGE_RDS_CA_BUNDLE } : {}),
     ...modelEnv(deploy),
   };
 }

@@ -8,18 +8,27 @@ import { QueueStack } from "./stacks/queue-stack.ts";
 import { StorageStack } from "./stacks/storage-stack.ts";
 
 /**
- * The deployment, stack by stack, in dependency order: data, queue and storage (no dependencies),
- * network (VPC, load balancer, browser host), edge (functions and their hosts; the fetch function
+ * The deployment, stack by stack, in dependency order: network (VPC, load balancer, browser host),
+ * data (secrets; with RDS, the instance in the network's VPC), queue and storage, edge (functions and their hosts; the fetch function
  * renders through the browser host), containers (the service, which links back to the agent host,
  * and the scaler, which the agent function invokes by name).
  */
 export function buildOsprey(app: App, deploy: OspreyDeployProps) {
   const stackProps = deploy.env ? { env: deploy.env } : {};
   const n = deploy.name;
-  const data = new DataStack(app, `${n}-data`, deploy, stackProps);
+  const network = new NetworkStack(app, `${n}-network`, deploy, stackProps);
+  const functionsSecurityGroup = network.functionsSecurityGroup;
+  // RDS: the database in the VPC, the functions beside it (Neon: neither in a VPC).
+  const placement = functionsSecurityGroup ? { vpc: network.vpc, securityGroup: functionsSecurityGroup } : null;
+  const data = new DataStack(
+    app,
+    `${n}-data`,
+    deploy,
+    placement ? { vpc: network.vpc, functionsSecurityGroup: placement.securityGroup } : null,
+    stackProps,
+  );
   const queue = new QueueStack(app, `${n}-queue`, deploy, stackProps);
   const storage = new StorageStack(app, `${n}-storage`, deploy, stackProps);
-  const network = new NetworkStack(app, `${n}-network`, deploy, stackProps);
   const shared = {
     queueUrl: queue.queue.queueUrl,
     deadLetterQueueUrl: queue.deadLetterQueue.queueUrl,
@@ -41,6 +50,7 @@ export function buildOsprey(app: App, deploy: OspreyDeployProps) {
       bucket: storage.bucket,
       rendererUrl: network.rendererUrl,
       scalerFunctionName: scalerFunctionName(deploy),
+      placement,
     },
     stackProps,
   );
@@ -59,6 +69,7 @@ export function buildOsprey(app: App, deploy: OspreyDeployProps) {
       bucket: storage.bucket,
       agentUrl: edge.urls.agent,
       browserUrl: network.browserUrl,
+      database: data.rds && placement ? { securityGroup: data.rds.securityGroup, placement } : null,
     },
     stackProps,
   );
@@ -66,7 +77,18 @@ export function buildOsprey(app: App, deploy: OspreyDeployProps) {
   new CfnOutput(edge, "FetchUrl", { value: edge.urls.fetch, description: "{fetch_url}" });
   new CfnOutput(edge, "SearchUrl", { value: edge.urls.search, description: "{search_url}" });
   new CfnOutput(network, "BrowserUrl", { value: network.browserUrl, description: "{browser_url}" });
-  new CfnOutput(data, "DatabaseUrlSecret", { value: data.databaseUrl.secretName, description: "put the Neon URL here" });
+  if (data.rds) {
+    new CfnOutput(data, "DatabaseSecret", {
+      value: data.databaseUrl.secretName,
+      description: "the RDS credentials (JSON; generated, nothing to put)",
+    });
+    new CfnOutput(data, "DatabaseEndpoint", {
+      value: data.rds.instance.dbInstanceEndpointAddress,
+      description: "RDS, reachable from the VPC only",
+    });
+  } else {
+    new CfnOutput(data, "DatabaseUrlSecret", { value: data.databaseUrl.secretName, description: "put the Neon URL here" });
+  }
   for (const stack of [data, queue, storage, network, edge, containers]) Tags.of(stack).add("app", n);
   return { data, queue, storage, network, edge, containers };
 }

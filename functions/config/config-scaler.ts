@@ -36,6 +36,7 @@ const ScalerEnvSchema = z.object({
       .optional(),
   ),
   OSPREY_LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
+  OSPREY_DB_DRIVER: z.preprocess(emptyAsUndefined, z.enum(["neon", "pg"], { error: "must be neon or pg" }).default("neon")),
 });
 
 export interface ScalerConfig {
@@ -46,6 +47,8 @@ export interface ScalerConfig {
   settings: ScalingSettings;
   /** Open sessions are counted when set (the same database as the service). */
   databaseUrl: string | null;
+  /** neon (WebSocket) or pg (TCP, RDS in the VPC), as the edge functions. */
+  dbDriver: "neon" | "pg";
   logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -72,6 +75,7 @@ export function scalerConfig(env: Record<string, string | undefined>): ScalerCon
     region: e.AWS_REGION,
     settings,
     databaseUrl: e.DATABASE_URL ?? null,
+    dbDriver: e.OSPREY_DB_DRIVER,
     logLevel: e.OSPREY_LOG_LEVEL,
   };
 }

@@ -28,9 +28,16 @@ export async function openScaler(
   const common = { region: config.region, ...(opts.credentials ? { credentials: opts.credentials } : {}) };
   const ecs = new ECSClient({ ...common, ...(opts.endpoints?.ecs ? { endpoint: opts.endpoints.ecs } : {}) });
   const sqs = new SQSClient({ ...common, ...(opts.endpoints?.sqs ? { endpoint: opts.endpoints.sqs } : {}) });
-  // One connection, closed when idle: the scaler asks one count a pass.
+  // One connection, closed when idle: the scaler asks one count a pass. Neon over a WebSocket, or
+  // RDS over TCP from inside the VPC (OSPREY_DB_DRIVER=pg, infra `-c database=rds`).
+  const pool = { max: 1, idleTimeoutMs: 10_000, connectTimeoutMs: 10_000 };
   const database = config.databaseUrl
-    ? await openDatabase({ driver: "neon", url: config.databaseUrl, wsProxy: null }, { max: 1, idleTimeoutMs: 10_000 })
+    ? await openDatabase(
+        config.dbDriver === "pg"
+          ? { driver: "pg", url: config.databaseUrl }
+          : { driver: "neon", url: config.databaseUrl, wsProxy: null },
+        pool,
+      )
     : null;
   const scaler = createScaler({
     ecs: ecsCapacity({ client: ecs, cluster: config.cluster, service: config.service }),

@@ -1,6 +1,6 @@
-import { Duration, Stack, type StackProps } from "aws-cdk-lib";
+import { CfnOutput, Duration, Fn, Stack, type StackProps } from "aws-cdk-lib";
 import { Metric } from "aws-cdk-lib/aws-cloudwatch";
-import { Port, SecurityGroup, SubnetType, type Vpc } from "aws-cdk-lib/aws-ec2";
+import { CfnSecurityGroupIngress, Port, SecurityGroup, SubnetType, type Vpc } from "aws-cdk-lib/aws-ec2";
 import { Platform } from "aws-cdk-lib/aws-ecr-assets";
 import {
   Cluster,
@@ -32,6 +32,8 @@ import {
   scalerEnvironment,
 } from "../environment.ts";
 import { functionCode } from "../function-code.ts";
+import { POSTGRES_PORT } from "./data-stack.ts";
+import { type FunctionPlacement, vpcSettings } from "./edge-stack.ts";
 
 export interface ContainersStackInputs {
   shared: SharedResources;
@@ -44,7 +46,18 @@ export interface ContainersStackInputs {
   bucket: IBucket;
   agentUrl: string;
   browserUrl: string;
+  /** RDS only: the database's security group (the tasks are added to its ingress) and the functions' placement (the scaler). */
+  database: { securityGroup: SecurityGroup; placement: FunctionPlacement } | null;
 }
+
+/** `osprey migrate` in the worker's image: the one-off task of MigrateCommand (RDS is reachable from the VPC only). */
+export const MIGRATE_COMMAND = [
+  "node",
+  "--experimental-strip-types",
+  "--disable-warning=ExperimentalWarning",
+  "containers/cli/osprey.ts",
+  "migrate",
+];
 
 /** The task's command: the ECS launcher around `osprey worker` (its address, scale-in protection). */
 export const WORKER_COMMAND = [
@@ -151,6 +164,17 @@ export class ContainersStack extends Stack {
     for (const port of [PORTS.browser, PORTS.render, PORTS.health])
       taskSecurityGroup.addIngressRule(inputs.loadBalancerSecurityGroup, Port.tcp(port), `load balancer to ${port}`);
     taskSecurityGroup.addIngressRule(taskSecurityGroup, Port.tcp(PORTS.browser), "a container relays CDP to the holder");
+    if (inputs.database) {
+      // Here rather than in the data stack, which the containers stack depends on (no cycle).
+      new CfnSecurityGroupIngress(this, "TasksToDatabase", {
+        groupId: inputs.database.securityGroup.securityGroupId,
+        sourceSecurityGroupId: taskSecurityGroup.securityGroupId,
+        ipProtocol: "tcp",
+        fromPort: POSTGRES_PORT,
+        toPort: POSTGRES_PORT,
+        description: "browser containers to Postgres",
+      });
+    }
     this.service = new FargateService(this, "Service", {
       cluster,
       serviceName: serviceName(deploy),
@@ -202,12 +226,32 @@ export class ContainersStack extends Stack {
         serviceName: serviceName(deploy),
       }),
       logGroup: new LogGroup(this, "ScalerLogs", { retention: RetentionDays.ONE_MONTH }),
+      // It counts open sessions in the database: in the VPC with RDS, as the edge functions.
+      ...vpcSettings(inputs.database?.placement ?? null),
     });
     for (const [, secret] of functionSecrets("scaler", shared)) secret?.grantRead(this.scaler);
     this.scaler.addToRolePolicy(
       new PolicyStatement({ actions: ["ecs:DescribeServices", "ecs:UpdateService"], resources: [this.service.serviceArn] }),
     );
     this.scaler.addToRolePolicy(new PolicyStatement({ actions: ["sqs:GetQueueAttributes"], resources: [inputs.queue.queueArn] }));
+    // Migrations on demand: a one-off task of the worker's definition running `osprey migrate`, in
+    // the service's subnets and security group (the only way in to RDS; for Neon, a workstation
+    // can run it too). README, "Run a migration".
+    const subnets = vpc.selectSubnets({ subnetType: SubnetType.PUBLIC }).subnetIds;
+    new CfnOutput(this, "MigrateCommand", {
+      description: "runs osprey migrate as a one-off task; then: aws ecs wait tasks-stopped --cluster … --tasks <taskArn>",
+      value: Fn.join("", [
+        `aws ecs run-task --cluster ${clusterName(deploy)} --launch-type FARGATE --started-by osprey-migrate --task-definition `,
+        this.taskDefinition.taskDefinitionArn,
+        " --network-configuration 'awsvpcConfiguration={subnets=[",
+        Fn.join(",", subnets),
+        "],securityGroups=[",
+        taskSecurityGroup.securityGroupId,
+        "],assignPublicIp=ENABLED}' --overrides '",
+        JSON.stringify({ containerOverrides: [{ name: "worker", command: MIGRATE_COMMAND }] }),
+        "' --query 'tasks[0].taskArn' --output text",
+      ]),
+    });
     new Rule(this, "ScalerSchedule", {
       description: "Osprey scaler: one pass a minute (the utilization metric; a lost nudge caught up)",
       schedule: Schedule.rate(Duration.minutes(1)),

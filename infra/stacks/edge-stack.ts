@@ -9,6 +9,7 @@ import {
   ViewerProtocolPolicy,
 } from "aws-cdk-lib/aws-cloudfront";
 import { FunctionUrlOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
+import { type SecurityGroup, SubnetType, type Vpc } from "aws-cdk-lib/aws-ec2";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { Architecture, FunctionUrlAuthType, InvokeMode, Function as LambdaFunction, Runtime } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
@@ -29,7 +30,24 @@ export interface EdgeStackInputs {
   rendererUrl: string;
   /** The scaler's name (the containers stack creates it; named, so that no stack cycle is needed to invoke it). */
   scalerFunctionName: string;
+  /** RDS only: the functions run in the VPC's private subnets (out through the NAT gateway) with this group. */
+  placement: FunctionPlacement | null;
 }
+
+export interface FunctionPlacement {
+  vpc: Vpc;
+  securityGroup: SecurityGroup;
+}
+
+/** A function's VPC settings: none with Neon (it reaches the web directly), the private subnets with RDS. */
+export const vpcSettings = (placement: FunctionPlacement | null) =>
+  placement
+    ? {
+        vpc: placement.vpc,
+        vpcSubnets: { subnetType: SubnetType.PRIVATE_WITH_EGRESS },
+        securityGroups: [placement.securityGroup],
+      }
+    : {};
 
 /**
  * {agent_url}, {fetch_url} and {search_url}: one Lambda per surface from its edge bundle (ARM64,
@@ -68,6 +86,7 @@ export class EdgeStack extends Stack {
           scalerFunctionName: inputs.scalerFunctionName,
         }),
         logGroup: new LogGroup(this, `${label}Logs`, { retention: RetentionDays.ONE_MONTH }),
+        ...vpcSettings(inputs.placement),
       });
       for (const [, secret] of functionSecrets(surface, shared)) secret?.grantRead(fn);
       fns[surface] = fn;

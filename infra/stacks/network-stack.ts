@@ -29,14 +29,22 @@ export const ORIGIN_HEADER = "x-osprey-origin";
 export const RENDER_PATH = "/internal/render";
 
 /**
- * The network and the browser host: a VPC with public subnets only (the containers get public
+ * The network and the browser host: a VPC with public subnets (the containers get public
  * addresses to browse the web, so no NAT gateway is paid for; their security group admits the load
  * balancer only), the Application Load Balancer in front of the containers' browser API (websockets
  * for CDP; idle timeout at its 4000 s maximum) and render endpoint, and the CloudFront distribution
  * that is {browser_url}. The containers stack adds its service to the two target groups.
+ *
+ * With RDS (`-c database=rds`) the VPC gains two subnet groups, added after the public one so its
+ * address ranges stay as they were: isolated subnets for the database (no route out at all) and
+ * private subnets for the functions, which must reach the database and also the web (fetch, search,
+ * SQS, Secrets Manager), hence a NAT gateway (about $33 a month each plus $0.045 per GB, README);
+ * and the functions' security group, which the database admits.
  */
 export class NetworkStack extends Stack {
   readonly vpc: Vpc;
+  /** The functions' security group (RDS only: the database admits it); null with Neon (functions outside the VPC). */
+  readonly functionsSecurityGroup: SecurityGroup | null;
   readonly loadBalancerSecurityGroup: SecurityGroup;
   readonly browserTargets: ApplicationTargetGroup;
   readonly renderTargets: ApplicationTargetGroup;
@@ -48,12 +56,29 @@ export class NetworkStack extends Stack {
 
   constructor(scope: Construct, id: string, deploy: OspreyDeployProps, props: StackProps = {}) {
     super(scope, id, { ...props, description: "Osprey: VPC, load balancer and the browser host" });
+    const rds = deploy.database.kind === "rds" ? deploy.database : null;
     this.vpc = new Vpc(this, "Vpc", {
       maxAzs: 2,
-      natGateways: 0,
-      subnetConfiguration: [{ name: "public", subnetType: SubnetType.PUBLIC, cidrMask: 22 }],
+      natGateways: rds ? rds.natGateways : 0,
+      subnetConfiguration: [
+        { name: "public", subnetType: SubnetType.PUBLIC, cidrMask: 22 },
+        ...(rds
+          ? [
+              { name: "functions", subnetType: SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 22 },
+              { name: "database", subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 24 },
+            ]
+          : []),
+      ],
+      // S3 through the gateway endpoint (free): no NAT data charge for artifacts and cache bodies.
       gatewayEndpoints: { S3: { service: GatewayVpcEndpointAwsService.S3 } },
     });
+    this.functionsSecurityGroup = rds
+      ? new SecurityGroup(this, "Functions", {
+          vpc: this.vpc,
+          description: "Osprey functions in the VPC (RDS): out to the database and, through the NAT gateway, the web",
+          allowAllOutbound: true,
+        })
+      : null;
     this.loadBalancerSecurityGroup = new SecurityGroup(this, "LoadBalancer", {
       vpc: this.vpc,
       description: "Osprey load balancer: HTTP from CloudFront (the origin header keeps direct callers out)",

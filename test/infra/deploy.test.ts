@@ -67,4 +67,25 @@ describe("infra:deploy prerequisites", () => {
     );
     expect(plan.problems[0]).toMatch(/OSPREY_LLM_API_KEY: the secret osprey\/llm-api-key/);
   });
+
+  it("with RDS asks for no database URL, and refuses one given in the environment", async () => {
+    const rds = { ...wanted, databaseSecret: null };
+    const asked: string[] = [];
+    const plan = await preflight(
+      {
+        ...ready,
+        secretValue: async (n) => {
+          asked.push(n);
+          return null;
+        },
+      },
+      rds,
+    );
+    expect(plan).toMatchObject({ problems: [], puts: [] });
+    expect(asked).toEqual([]);
+    const given = await preflight(ready, { ...rds, databaseUrl: "postgres://u:p@h/db" });
+    expect(given.problems).toHaveLength(1);
+    expect(given.problems[0]).toMatch(/OSPREY_DATABASE_URL: not used with -c database=rds/);
+    expect(given.problems[0]).not.toContain("u:p@h");
+  });
 });

@@ -399,7 +399,16 @@ describe("settings", () => {
       maxTasks: 5,
       arch: "x86_64",
     });
-    expect(() => ctx({ database: "rds" })).toThrow(/not supported yet/);
+    expect(ctx({ database: "rds", dbInstanceClass: "db.t4g.small" }).database).toMatchObject({
+      kind: "rds",
+      instanceClass: "t4g.small",
+      engineMajor: 16,
+      natGateways: 1,
+      secretName: "osprey/database",
+    });
+    expect(() => ctx({ database: "rds", dbInstanceClass: "t3.micro" })).toThrow(/Graviton/);
+    expect(() => ctx({ database: "rds", natGateways: "3" })).toThrow(/natGateways must be 1 or 2/);
+    expect(() => ctx({ database: "mysql" })).toThrow(/neon or rds/);
     expect(() => ctx({ domain: "example.com" })).toThrow(/hostedZoneId and certificateArn/);
     expect(() => ctx({ warmFloor: "30" })).toThrow(/warmFloor/);
     expect(() =>
