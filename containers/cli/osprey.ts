@@ -1,25 +1,15 @@
 #!/usr/bin/env -S node --experimental-strip-types --disable-warning=ExperimentalWarning
 /**
- * The operator's CLI, `npx osprey <command>`. It works on the configured database directly, so
- * it runs while no server holds an embedded (PGlite) data directory; against Postgres
- * (DATABASE_URL) it also runs beside a live server.
+ * The operator's CLI, `npx osprey <command>`. On the embedded database (PGlite) a running server
+ * holds the data dir, so a command is sent to that server through its admin socket
+ * (forward.ts) and runs there; with no server, or against Postgres (DATABASE_URL), the CLI opens
+ * the database itself. Every module loads only once the command needs it: usage and
+ * configuration errors answer at once, and a forwarded command loads neither the database nor
+ * the command's code.
  */
-import { ConfigError, loadConfig } from "../../functions/config/config.ts";
-import { isAppError } from "../../functions/lib/app-error.ts";
-import { DataDirLockedError } from "../local/data-dir-lock.ts";
-import { UsageError } from "./format.ts";
-import { ACCOUNTS_USAGE, INDEX_USAGE, KEYS_USAGE, VAULT_USAGE } from "./usage.ts";
-
-const USAGE = `Usage:
-osprey serve                 start the server (same as npm start)
-osprey worker                run automation runs and webhooks only (beside a server with OSPREY_WORKER=off)
-osprey migrate               apply pending database migrations
-${KEYS_USAGE}
-${ACCOUNTS_USAGE}
-${INDEX_USAGE}
-${VAULT_USAGE}
-
-Configuration comes from the environment (see README): OSPREY_DATA_DIR, DATABASE_URL, ...`;
+import type { DataDirLock } from "../local/data-dir-lock.ts";
+import type { CommandIo } from "./run-command.ts";
+import { usage } from "./usage.ts";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (message: string, code: number) => {
@@ -27,22 +17,42 @@ const fail = (message: string, code: number) => {
   process.exitCode = code;
 };
 
+/** Commands that may go to a running server (the rest need the data dir to themselves). */
+const FORWARDED = new Set(["migrate", "keys", "accounts", "index", "vault"]);
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   if (!command || command === "help" || command === "--help" || command === "-h") {
-    out(USAGE);
+    out(usage());
     if (!command) process.exitCode = 2;
     return;
   }
-  if (!["serve", "worker", "migrate", "keys", "accounts", "index", "vault"].includes(command))
-    throw new UsageError(`unknown command "${command}"`);
+  // The configuration (zod) and the command's modules load only past the usage text.
+  const [{ loadConfig }, { COMMANDS, runCommand }, { UsageError }] = await Promise.all([
+    import("../../functions/config/config.ts"),
+    import("./run-command.ts"),
+    import("./format.ts"),
+  ]);
+  if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`unknown command "${command}"`);
   const config = loadConfig();
-  // The database, server and command modules load only once a command needs them, so usage and
-  // configuration errors answer at once.
+  let lock: DataDirLock | undefined;
+  if (config.database.driver === "pglite" && FORWARDED.has(command)) {
+    const { forwardOrLock } = await import("./forward.ts");
+    const stdio = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
+    const held = await forwardOrLock(config.dataDir, argv, stdio, process.cwd());
+    if ("code" in held) {
+      process.exitCode = held.code;
+      return;
+    }
+    lock = held.lock;
+  }
   if (command === "serve") {
     if (args.length > 0) throw new UsageError("serve takes no arguments; configure it with environment variables");
-    const { startServer } = await import("../local/server.ts");
-    return startServer(config, { print: (s) => process.stdout.write(s) });
+    const [{ startServer }, { remoteCommandHandler }] = await Promise.all([import("../local/server.ts"), import("./remote.ts")]);
+    return startServer(config, {
+      print: (s) => process.stdout.write(s),
+      adminHandler: (runtime) => remoteCommandHandler(config, runtime),
+    });
   }
   if (command === "worker") {
     if (args.length > 0) throw new UsageError("worker takes no arguments; configure it with environment variables");
@@ -50,34 +60,22 @@ async function main(argv: string[]): Promise<void> {
     return startWorker(config, { print: (s) => process.stdout.write(s) });
   }
   const { openRuntime } = await import("../local/runtime.ts");
-  const runtime = await openRuntime(config, `osprey ${command}`);
+  const runtime = await openRuntime(config, `osprey ${command}`, { lock });
+  const io: CommandIo = {
+    out,
+    err: (line) => process.stderr.write(`${line}\n`),
+    input: process.stdin,
+    cwd: process.cwd(),
+  };
   try {
-    if (command === "migrate") out(`Migrations applied to ${runtime.database.description}.`);
-    else if (command === "keys") await (await import("./commands/keys.ts")).keysCommand(runtime.services, args, out);
-    else if (command === "index") {
-      const err = (line: string) => process.stderr.write(`${line}\n`);
-      await (await import("./commands/index.ts")).indexCommand(runtime.database.db, args, { out, err });
-    } else if (command === "vault") {
-      const err = (line: string) => process.stderr.write(`${line}\n`);
-      const [{ vaultCommand }, { vaultKeyring }, { systemClock }] = await Promise.all([
-        import("./commands/vault.ts"),
-        import("../local/vault-key.ts"),
-        import("../../functions/lib/clock.ts"),
-      ]);
-      const deps = { db: runtime.database.db, services: runtime.services, clock: systemClock };
-      await vaultCommand({ ...deps, keyring: () => vaultKeyring(config) }, args, { out, err, input: process.stdin });
-    } else await (await import("./commands/accounts.ts")).accountsCommand(runtime.services, args, out);
+    await runCommand(config, runtime, argv, io);
   } finally {
     await runtime.close();
   }
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) return fail(`${err.message}\n\n${USAGE}`, 2);
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) return fail(err.message, 1);
-  if (isAppError(err)) return fail(err.message, 1);
-  if (err instanceof TypeError && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS")) {
-    return fail(`${err.message}\n\n${USAGE}`, 2);
-  }
-  return fail(err instanceof Error ? err.message : String(err), 1);
+main(process.argv.slice(2)).catch(async (err: unknown) => {
+  const { describeFailure } = await import("./run-command.ts");
+  const failure = describeFailure(err);
+  fail(failure.message, failure.code);
 });

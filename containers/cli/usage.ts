@@ -1,5 +1,21 @@
 /** Usage text of the CLI commands (kept apart so that `osprey --help` loads nothing else). */
 
+/** The whole usage text (`osprey --help`), assembled from the commands' own parts below. */
+export function usage(): string {
+  return `Usage:
+osprey serve                 start the server (same as npm start)
+osprey worker                run automation runs and webhooks only (beside a server with OSPREY_WORKER=off)
+osprey migrate               apply pending database migrations
+${KEYS_USAGE}
+${ACCOUNTS_USAGE}
+${INDEX_USAGE}
+${VAULT_USAGE}
+
+Beside a running server on the embedded database, commands go to it through its admin socket
+(<OSPREY_DATA_DIR>/admin/osprey.sock); serve, worker, migrate and vault rekey need it stopped.
+Configuration comes from the environment (see README): OSPREY_DATA_DIR, DATABASE_URL, ...`;
+}
+
 export const KEYS_USAGE = `osprey keys create [--account <id> | --plan <plan> --entitlements a,b --credits <n>] [--name <n>]
                    [--scope api|mcp] [--sub-user <id>] [--expires-in-days <n>] [--json]
                              a new account starts with its plan's credits unless --credits says otherwise

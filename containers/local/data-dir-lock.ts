@@ -10,9 +10,9 @@ export class DataDirLockedError extends Error {
   override name = "DataDirLockedError";
   readonly dataDir: string;
   readonly owner: { pid: number; command: string };
-  constructor(dataDir: string, owner: { pid: number; command: string }) {
+  constructor(dataDir: string, owner: { pid: number; command: string }, why?: string) {
     super(
-      `the data directory ${dataDir} is in use by another Osprey process (pid ${owner.pid}, "${owner.command}"). ` +
+      `the data directory ${dataDir} is in use by another Osprey process (pid ${owner.pid}, "${owner.command}")${why ? ` and ${why}` : ""}. ` +
         "Stop it first, or point this command at the same database the server uses through DATABASE_URL (Postgres allows both at once).",
     );
     this.dataDir = dataDir;

@@ -26,9 +26,10 @@ import { vaultService } from "../../functions/vault/vault.service.ts";
 import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { buildSessions, serveCdpUpgrades } from "../sessions/build.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
+import { type AdminHandler, type AdminSocket, listenAdminSocket } from "./admin-socket.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
-import { openRuntime } from "./runtime.ts";
+import { openRuntime, type Runtime } from "./runtime.ts";
 import { vaultKeyring } from "./vault-key.ts";
 
 const CACHE_RETENTION_MS = 7 * 86_400_000;
@@ -36,6 +37,32 @@ const CACHE_RETENTION_MS = 7 * 86_400_000;
 export interface ServeOptions {
   /** Where the banner goes (stdout); logs go to stderr. */
   print: (line: string) => void;
+  /**
+   * What runs a CLI command sent to the admin socket (embedded database only), given the open
+   * runtime; without it there is no admin socket. The CLI passes it in (containers/cli/remote.ts),
+   * so the server does not depend on the CLI's commands.
+   */
+  adminHandler?: (runtime: Runtime) => AdminHandler;
+}
+
+/**
+ * The admin socket, listening as soon as this process holds the data dir (a CLI command sent
+ * during start-up waits for `ready`). Null, with a warning, when it cannot be made safely: the
+ * server runs on, and the CLI then says the data dir is in use.
+ */
+async function startAdminSocket(
+  config: Config,
+  logger: ReturnType<typeof createLogger>,
+  ready: Promise<AdminHandler>,
+): Promise<AdminSocket | null> {
+  try {
+    const admin = await listenAdminSocket({ dataDir: config.dataDir, logger, handler: ready });
+    logger.info("admin socket listening (the CLI runs its commands here while the server runs)", { path: admin.path });
+    return admin;
+  } catch (err) {
+    logger.warn("no admin socket: CLI commands need the server stopped", { error: err });
+    return null;
+  }
 }
 
 function baseUrl(host: string, port: number): string {
@@ -51,13 +78,37 @@ function baseUrl(host: string, port: number): string {
 export async function startServer(config: Config, opts: ServeOptions): Promise<void> {
   const logger = createLogger(config.logLevel);
   installProcessGuard(logger);
+  let admin: AdminSocket | null = null;
+  let adminReady: (handler: AdminHandler) => void = () => {};
+  let adminFailed: (err: unknown) => void = () => {};
+  const adminHandler = new Promise<AdminHandler>((resolve, reject) => {
+    adminReady = resolve;
+    adminFailed = reject;
+  });
+  adminHandler.catch(() => {});
+  const closeAdmin = async (graceMs: number) => {
+    await admin?.close(graceMs);
+    admin = null;
+  };
   // First start can take a while (PGlite creating its files, migrations, the browser pool): say
   // what is happening, with timings, before the banner.
-  const runtime = await openRuntime(config, "serve", { progress: (msg, fields) => logger.info(msg, fields) });
+  const runtime = await openRuntime(config, "serve", {
+    progress: (msg, fields) => logger.info(msg, fields),
+    afterLock: async () => {
+      if (opts.adminHandler && config.database.driver === "pglite") admin = await startAdminSocket(config, logger, adminHandler);
+    },
+  }).catch(async (err) => {
+    adminFailed(err);
+    await closeAdmin(0);
+    throw err;
+  });
   const firstStart = await ensureFirstAccount(runtime.services).catch(async (err) => {
+    adminFailed(err);
+    await closeAdmin(0);
     await runtime.close();
     throw err;
   });
+  if (opts.adminHandler) adminReady(opts.adminHandler(runtime));
   const chromiumAt = performance.now();
   const chromium = detectChromium(config);
   logger.info(chromium.path ? "Chromium found" : "no Chromium: rendering and browser features are off", {
@@ -160,6 +211,8 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   });
   const closeAdapters = async () => {
     clearInterval(purge);
+    // CLI commands in flight finish first (they use the database), within the shutdown budget.
+    await closeAdmin(config.shutdownTimeoutMs);
     // Runs in flight get the shutdown budget to finish; the rest are requeued or failed by the worker.
     await workers?.stop(config.shutdownTimeoutMs);
     await sessionHost?.close();

@@ -33,6 +33,8 @@ export interface IndexAddContext {
   out: (line: string) => void;
   /** stderr: progress. */
   progress: (line: string) => void;
+  /** What --file is resolved against (the CLI's directory, also when the server runs the command). */
+  cwd?: string;
 }
 
 export interface IndexAddSummary {
@@ -62,9 +64,11 @@ async function collectUrls(
   };
   positionals.forEach(add);
   if (values.file) {
-    const text = await readFile(path.resolve(values.file), "utf8").catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`--file ${values.file}: ${err.code === "ENOENT" ? "no such file" : err.message}`);
-    });
+    const text = await readFile(path.resolve(ctx.cwd ?? process.cwd(), values.file), "utf8").catch(
+      (err: NodeJS.ErrnoException) => {
+        throw new UsageError(`--file ${values.file}: ${err.code === "ENOENT" ? "no such file" : err.message}`);
+      },
+    );
     text.split(/\r?\n/).forEach(add);
   }
   let sitemapErrors = 0;

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../../functions/config/config.ts";
 import type { Db } from "../../../functions/db/db.ts";
@@ -11,6 +12,8 @@ export interface IndexCommandIo {
   out: Out;
   /** Progress and per-line problems (stderr). */
   err: Out;
+  /** What relative file arguments are resolved against: the CLI's own directory, also when the server runs the command. */
+  cwd?: string;
 }
 
 /** `osprey index <import|add|count|remove>`; `add` crawls through the fetch pipeline (index-add.ts). */
@@ -24,7 +27,10 @@ export async function indexCommand(db: Db, args: string[], io: IndexCommandIo): 
   if (sub === "add") {
     // The crawl builds the fetch pipeline, so it loads only when asked for.
     const { indexAddCommand } = await import("./index-add.ts");
-    await indexAddCommand({ config: loadConfig(), db, writer: index.writer, out: io.out, progress: io.err }, rest);
+    await indexAddCommand(
+      { config: loadConfig(), db, writer: index.writer, out: io.out, progress: io.err, cwd: io.cwd ?? process.cwd() },
+      rest,
+    );
     return;
   }
   if (sub === "count") {
@@ -56,7 +62,7 @@ async function importCommand(writer: ReturnType<typeof createLocalIndex>["writer
   if (!values.jsonl || positionals.length > 0) throw new UsageError("index import needs --jsonl <file>");
   let next = PROGRESS_EVERY;
   const rate = (p: ImportProgress) => (p.elapsedMs > 0 ? ((p.inserted + p.updated + p.unchanged) * 1000) / p.elapsedMs : 0);
-  const summary = await importJsonlFile(writer, values.jsonl, {
+  const summary = await importJsonlFile(writer, path.resolve(io.cwd ?? process.cwd(), values.jsonl), {
     maxErrors: 1000,
     onProgress: (p) => {
       if (p.lines < next) return;
