@@ -1,18 +1,9 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import type { Extractor } from "../../functions/extract/types.ts";
 import type { RunSession } from "../browser/run-session.ts";
-import {
-  chooseOption,
-  clearField,
-  clickCheck,
-  domSignature,
-  fieldInfo,
-  SETTLE_MAX_MS,
-  scrollBy,
-  settle,
-  sleep,
-} from "./page-ops.ts";
+import { chooseOption, clearField, clickCheck, domSignature, fieldInfo, scrollBy, sleep } from "./page-ops.ts";
 import { type PageState, resolveElement } from "./page-state/index.ts";
+import { type Settler, type SettleWatch, settleWatch } from "./settle.ts";
 import type { Action } from "./tools.ts";
 
 /**
@@ -37,6 +28,8 @@ export interface ActionOptions {
   maxExtractChars?: number;
   /** Longest wait for a navigation. Default 30 s. */
   navigationTimeoutMs?: number;
+  /** How an action waits for the page to settle. Default `settleWatch` (signals: see settle.ts). */
+  settler?: Settler;
   /** Carries out fill_credential (credential-fill.ts); absent when the run has no credentials. */
   fillCredential?: (
     session: RunSession,
@@ -81,12 +74,12 @@ export async function withElement(
   }
 }
 
-/** What changed after an action: navigation, a new tab, or the DOM. */
+/** What changed after an action (once the page settled): navigation, a new tab, or the DOM. */
 export async function changes(session: RunSession, page: Page, before: Snapshot): Promise<string> {
-  await settle(page);
+  const settled = await before.watch.settled();
   const active = session.activePage();
   if (session.pages().length > before.tabs && active !== page) {
-    await settle(active);
+    if (!settled.popup) await (await (before.settler ?? settleWatch)(active)).settled();
     return `A new tab opened and is now active: ${active.url()}.`;
   }
   const now = await domSignature(page);
@@ -98,20 +91,30 @@ export interface Snapshot {
   url: string;
   tabs: number;
   dom: { doc: number; sig: string };
+  /** Watching the page from before the action, for `changes` to wait on. */
+  watch: SettleWatch;
+  settler?: Settler;
 }
 
-export async function snapshot(session: RunSession, page: Page): Promise<Snapshot> {
-  return { url: page.url(), tabs: session.pages().length, dom: await domSignature(page) };
+/** What the page is before an action, and the start of the watch that tells when it settled after it. */
+export async function snapshot(session: RunSession, page: Page, settler: Settler = settleWatch): Promise<Snapshot> {
+  const [dom, watch] = await Promise.all([domSignature(page), settler(page)]);
+  return { url: page.url(), tabs: session.pages().length, dom, watch, settler };
 }
 
-async function click(session: RunSession, page: Page, state: PageState, index: number): Promise<ActionResult> {
+async function click(session: RunSession, page: Page, state: PageState, index: number, settler?: Settler): Promise<ActionResult> {
   return withElement(page, state, index, async (h) => {
     await h.scrollIntoView().catch(() => {});
     const check = await h.evaluate(clickCheck);
     if (!check.ok) return fail(`Did not click ${describeEl(state, index)}: it ${check.reason}.`);
-    const before = await snapshot(session, page);
-    if (check.viaLabel) await h.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.click());
-    else await h.click();
+    const before = await snapshot(session, page, settler);
+    try {
+      if (check.viaLabel) await h.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.click());
+      else await h.click();
+    } catch (err) {
+      await before.watch.settled(0);
+      throw err;
+    }
     return { ok: true, message: `Clicked ${describeEl(state, index)}. ${await changes(session, page, before)}` };
   });
 }
@@ -121,6 +124,7 @@ async function type(
   page: Page,
   state: PageState,
   a: Extract<Action, { name: "type" }>,
+  settler?: Settler,
 ): Promise<ActionResult> {
   return withElement(page, state, a.index, async (h) => {
     const info = await h.evaluate(fieldInfo);
@@ -139,8 +143,11 @@ async function type(
     }
     let submitted = "";
     if (a.submit) {
-      const before = await snapshot(session, page);
-      await page.keyboard.press("Enter");
+      const before = await snapshot(session, page, settler);
+      await page.keyboard.press("Enter").catch(async (err) => {
+        await before.watch.settled(0);
+        throw err;
+      });
       submitted = ` Pressed Enter. ${await changes(session, page, before)}`;
     }
     const what = after.secret ? "the secret value" : JSON.stringify(a.text.slice(0, 100));
@@ -148,22 +155,35 @@ async function type(
   });
 }
 
-async function select(session: RunSession, page: Page, state: PageState, index: number, option: string): Promise<ActionResult> {
+async function select(
+  session: RunSession,
+  page: Page,
+  state: PageState,
+  a: { index: number; option: string },
+  settler?: Settler,
+): Promise<ActionResult> {
+  const { index, option } = a;
   return withElement(page, state, index, async (h) => {
     const tag = await h.evaluate((el) => el.localName);
     if (tag !== "select")
       return fail(`${describeEl(state, index)} is not a drop-down (<select>); click it, then click the option.`);
-    const before = await snapshot(session, page);
-    const res = await h.evaluate(chooseOption, option);
-    if (!res.ok)
+    const before = await snapshot(session, page, settler);
+    const res = await h.evaluate(chooseOption, option).catch(async (err) => {
+      await before.watch.settled(0);
+      throw err;
+    });
+    if (!res.ok) {
+      await before.watch.settled(0);
       return fail(
         `${describeEl(state, index)} has no option ${JSON.stringify(option)}; its options: ${res.options.join(" | ")}.`,
       );
+    }
+    const changed = await changes(session, page, before);
     const now = await h.evaluate((el) => (el as HTMLSelectElement).value);
     if (now !== res.value) return fail(`Chose ${JSON.stringify(res.text)} in ${describeEl(state, index)} but the page reset it.`);
     return {
       ok: true,
-      message: `Selected ${JSON.stringify(res.text)} in ${describeEl(state, index)}. ${await changes(session, page, before)}`,
+      message: `Selected ${JSON.stringify(res.text)} in ${describeEl(state, index)}. ${changed}`,
     };
   });
 }
@@ -172,7 +192,13 @@ async function select(session: RunSession, page: Page, state: PageState, index: 
 const newlyBlocked = (session: RunSession, seen: number) => session.blocked().slice(seen);
 
 /** Opens `url` in `page`; the page's own status is not an error here (the caller looks at the result). */
-export async function openUrl(session: RunSession, page: Page, url: string, timeoutMs = NAV_TIMEOUT_MS): Promise<ActionResult> {
+export async function openUrl(
+  session: RunSession,
+  page: Page,
+  url: string,
+  timeoutMs = NAV_TIMEOUT_MS,
+  settler: Settler = settleWatch,
+): Promise<ActionResult> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -183,9 +209,13 @@ export async function openUrl(session: RunSession, page: Page, url: string, time
     return fail(`Only http and https addresses can be opened, not ${parsed.protocol}.`);
   const seen = session.blocked().length;
   try {
-    // The document first; then a bounded wait for its load and a quiet network (a slow image does not hold the run).
-    const res = await page.goto(parsed.href, { waitUntil: "domcontentloaded", timeout: timeoutMs });
-    await settle(page, SETTLE_MAX_MS);
+    // The document first; then a bounded wait for what it loads that matters (a slow image does not hold the run).
+    const watch = await settler(page);
+    const res = await page.goto(parsed.href, { waitUntil: "domcontentloaded", timeout: timeoutMs }).catch(async (err) => {
+      await watch.settled(0);
+      throw err;
+    });
+    await watch.settled();
     const refused = newlyBlocked(session, seen).find((b) => b.url.split("#")[0] === parsed.href.split("#")[0]);
     if (refused) return fail(`Opening ${parsed.href} was refused: ${refused.reason}.`);
     const status = res ? ` (HTTP ${res.status()})` : "";
@@ -255,22 +285,31 @@ export async function executeAction(
   try {
     switch (action.name) {
       case "navigate":
-        return await openUrl(session, page, action.url, opts.navigationTimeoutMs);
+        return await openUrl(session, page, action.url, opts.navigationTimeoutMs, opts.settler);
       case "click":
-        return await click(session, page, state, action.index);
+        return await click(session, page, state, action.index, opts.settler);
       case "type":
-        return await type(session, page, state, action);
+        return await type(session, page, state, action, opts.settler);
       case "fill_credential":
         if (!opts.fillCredential) return fail("This run has no credentials; fill_credential is not available.");
         return await opts.fillCredential(session, state, action);
       case "select_option":
-        return await select(session, page, state, action.index, action.option);
+        return await select(session, page, state, action, opts.settler);
       case "scroll":
         return await scroll(page, state, action);
       case "go_back": {
-        const res = await page.goBack({ waitUntil: "domcontentloaded", timeout: opts.navigationTimeoutMs ?? NAV_TIMEOUT_MS });
-        if (!res && page.url() === state.url) return fail("There is no previous page in this tab.");
-        await settle(page, SETTLE_MAX_MS);
+        const watch = await (opts.settler ?? settleWatch)(page);
+        const res = await page
+          .goBack({ waitUntil: "domcontentloaded", timeout: opts.navigationTimeoutMs ?? NAV_TIMEOUT_MS })
+          .catch(async (err) => {
+            await watch.settled(0);
+            throw err;
+          });
+        if (!res && page.url() === state.url) {
+          await watch.settled(0);
+          return fail("There is no previous page in this tab.");
+        }
+        await watch.settled();
         return { ok: true, message: `Went back to ${page.url()}.` };
       }
       case "wait_for":
@@ -284,6 +323,9 @@ export async function executeAction(
       }
       case "extract":
         return await extract(page, action, opts);
+      case "read_page":
+        // The agent reads the next state of the whole page (agent.ts); nothing happens on the page.
+        return { ok: true, message: "The next page state shows the whole page." };
       case "done":
         return { ok: true, message: "Finished." };
     }

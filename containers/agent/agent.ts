@@ -2,7 +2,7 @@ import { isDnsFailure } from "../../functions/net/address-policy.ts";
 import type { OutputSchema } from "../../functions/runs/output-schema.ts";
 import { type ActionResult, executeAction, openUrl } from "./actions.ts";
 import type { AgentDeps, AgentHooks, AgentOutcome, AgentStep, AgentTask } from "./agent.types.ts";
-import { readState, stepCaptures } from "./capture-step.ts";
+import { DEFAULT_STATE_SCOPE, readState, stepCaptures } from "./capture-step.ts";
 import { credentialFiller } from "./credential-fill.ts";
 import { finishRun } from "./done.ts";
 import { ModelError, type ModelResponse, type ToolCall, type Usage } from "./model/types.ts";
@@ -125,6 +125,11 @@ class AgentRun {
     return this.deps.session;
   }
 
+  /** What page states cover unless the model asks for the whole page. */
+  private get scope() {
+    return this.task.stateScope ?? DEFAULT_STATE_SCOPE;
+  }
+
   private remainingMs(): number {
     return this.task.maxDurationMs - (this.now() - this.started);
   }
@@ -152,7 +157,7 @@ class AgentRun {
     }
     const blocked = await this.watch.siteBlocked(page);
     if (blocked) return failed("SITE_BLOCKED", `The site blocked the automation: ${blocked}.`);
-    this.state = await abortable(readState(page, task.vision), this.signal);
+    this.state = await abortable(readState(page, task.vision, this.scope), this.signal);
     this.pushState();
 
     while (this.steps < task.maxSteps) {
@@ -164,7 +169,10 @@ class AgentRun {
         res = await this.deps.model.complete(
           {
             messages: this.scrubber.messages(this.history.messages),
-            tools: agentTools(task.outputSchema, { credentials: this.fillCredential !== undefined }),
+            tools: agentTools(task.outputSchema, {
+              credentials: this.fillCredential !== undefined,
+              readPage: this.scope === "viewport",
+            }),
             toolChoice: "required",
             maxTokens: MAX_OUTPUT_TOKENS,
           },
@@ -268,7 +276,11 @@ class AgentRun {
     this.watch.sync(session);
     const page = session.activePage();
     const t2 = Date.now();
-    if (!parsed.ok || parsed.action.name !== "done") this.state = await abortable(readState(page, task.vision), this.signal);
+    if (!parsed.ok || parsed.action.name !== "done") {
+      // read_page widens the next state to the whole page; the one after is scoped again.
+      const scope = parsed.ok && parsed.action.name === "read_page" ? "page" : this.scope;
+      this.state = await abortable(readState(page, task.vision, scope), this.signal);
+    }
     const shown = this.scrubber.state(this.state);
     const captures = await abortable(stepCaptures(page, shown, task.capture), this.signal);
     const step: AgentStep = {

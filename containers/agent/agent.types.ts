@@ -5,6 +5,7 @@ import type { RunCredentialItem } from "../../functions/vault/run-credentials.ts
 import type { RunError } from "../../schema/runs.ts";
 import type { RunSession } from "../browser/run-session.ts";
 import type { ModelProvider, Usage } from "./model/types.ts";
+import type { StateScope } from "./page-state/capture.ts";
 import type { PageElement } from "./page-state/types.ts";
 
 export { DEFAULT_MAX_DURATION_SECONDS, DEFAULT_MAX_STEPS } from "../../schema/runs.ts";
@@ -29,6 +30,8 @@ export interface AgentTask {
   capture: CaptureFlags;
   /** Send a screenshot of the viewport with each page state (vision models). */
   vision: boolean;
+  /** What a page state covers (agent-internal, not a run option): default DEFAULT_STATE_SCOPE (capture-step.ts). */
+  stateScope?: StateScope;
 }
 
 /** One completed step, handed to the run's hooks to persist, emit as PROGRESS and bill. */

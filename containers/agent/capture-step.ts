@@ -1,17 +1,23 @@
 import type { Page } from "puppeteer-core";
 import type { AgentTask } from "./agent.types.ts";
-import { capturePageState, type PageState } from "./page-state/index.ts";
+import { capturePageState, type PageState, type StateScope } from "./page-state/index.ts";
 
 /** Reading the page after a step: the state the model sees next, and the captures the caller asked for. */
 
 /** Page text sent to the model, in characters (about 5k tokens of text at most). */
 export const STATE_MAX_TEXT_CHARS = 20_000;
 
+/**
+ * What a page state covers unless the model asks for the whole page (read_page). Chosen by the
+ * agent benchmark's tokens per finished task on the fixture tasks (`npm run bench -- agent --only tasks`).
+ */
+export const DEFAULT_STATE_SCOPE: StateScope = "viewport";
+
 /** The page state, or a stand-in saying why it could not be read (a page mid-navigation, say); never throws. */
-export async function readState(page: Page, vision: boolean): Promise<PageState> {
+export async function readState(page: Page, vision: boolean, scope: StateScope = DEFAULT_STATE_SCOPE): Promise<PageState> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await capturePageState(page, { maxTextChars: STATE_MAX_TEXT_CHARS, screenshot: vision });
+      return await capturePageState(page, { maxTextChars: STATE_MAX_TEXT_CHARS, screenshot: vision, scope });
     } catch (err) {
       if (attempt < 1 && !page.isClosed()) {
         await new Promise((r) => setTimeout(r, 500));

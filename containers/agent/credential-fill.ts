@@ -166,15 +166,28 @@ export function credentialFiller(deps: CredentialFillDeps) {
       // Masked before the first key, so no frame of the live view or a screenshot shows the value.
       await h.evaluate(mask);
       const before = await snapshot(session, page);
-      const kept = await typeSecret(page, h, value);
+      const kept = await typeSecret(page, h, value).catch(async (err) => {
+        await before.watch.settled(0);
+        throw err;
+      });
       await h.evaluate(mask).catch(() => {});
-      if (!kept) return fail(`Stopped filling ${el}: the page moved the focus away from it while the value was typed.`);
+      if (!kept) {
+        await before.watch.settled(0);
+        return fail(`Stopped filling ${el}: the page moved the focus away from it while the value was typed.`);
+      }
       // Read in a separate evaluate (fieldInfo hides masked values) and compared here, never quoted.
-      const now = await h.evaluate((e) => (e as HTMLInputElement).value);
-      if (now !== value)
+      const now = await h
+        .evaluate((e) => (e as HTMLInputElement).value)
+        .catch(async (err) => {
+          await before.watch.settled(0);
+          throw err;
+        });
+      if (now !== value) {
+        await before.watch.settled(0);
         return fail(
           `Filled ${el} but it does not hold the ${target.label} of credential ${n} (the page changed or shortened it).`,
         );
+      }
       return {
         ok: true,
         message: `Filled ${target.label} of credential ${n} (${JSON.stringify(item.label)}) into ${el}. ${await changes(session, page, before)}`,

@@ -1,27 +1,9 @@
 /// <reference lib="dom" />
 import type { ElementHandle, Page } from "puppeteer-core";
 
-/** Page helpers the actions share: waiting for a page to settle, and checks run inside the page. */
-
-/** Longest wait for a page to load and its network to go quiet after an action. */
-export const SETTLE_MAX_MS = 5_000;
-/** The network counts as quiet after this long with no request in flight. */
-const QUIET_MS = 300;
+/** Page helpers the actions share: checks run inside the page (waiting for it to settle is settle.ts). */
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Waits (at most `maxMs`) for the document to finish loading and the network to go quiet; never throws. */
-export async function settle(page: Page, maxMs = SETTLE_MAX_MS): Promise<void> {
-  const deadline = Date.now() + maxMs;
-  await sleep(100);
-  while (Date.now() < deadline) {
-    const ready = await page.evaluate(() => document.readyState).catch(() => null);
-    if (ready === "complete") break;
-    await sleep(100);
-  }
-  const left = deadline - Date.now();
-  if (left > QUIET_MS) await page.waitForNetworkIdle({ idleTime: QUIET_MS, timeout: left, concurrency: 0 }).catch(() => {});
-}
 
 /** A cheap fingerprint of the visible document (`doc` changes with every new document), to tell what an action changed. */
 export async function domSignature(page: Page): Promise<{ doc: number; sig: string }> {

@@ -1,5 +1,6 @@
 import type { RunCredentialItem } from "../../functions/vault/run-credentials.ts";
 import type { AgentTask } from "./agent.types.ts";
+import { DEFAULT_STATE_SCOPE } from "./capture-step.ts";
 import type { ModelMessage } from "./model/types.ts";
 import { type PageState, renderPageState } from "./page-state/index.ts";
 
@@ -47,7 +48,10 @@ export function systemPrompt(task: AgentTask, credentials: readonly RunCredentia
     "- Give every call a short `purpose` saying what you are doing and why; it is shown to the user as progress.",
     "- After each action you are told what happened (an error when it failed: read it and adapt) and you get the new page state.",
     "- If an element is covered by a popup, cookie banner or dialog, close or answer that first.",
-    "- Scroll to see more of a long page; use extract to read the whole page as text when the state is not enough.",
+    (task.stateScope ?? DEFAULT_STATE_SCOPE) === "viewport"
+      ? "- The page state covers the viewport and 500 px around it; lines `(… N px below not shown …)` say what lies beyond. Scroll\n" +
+        "  to it, call read_page to get the whole page's elements in the next state, or extract to read the whole page as text."
+      : "- Scroll to see more of a long page; use extract to read the whole page as text when the state is not enough.",
     "- Only report what you actually saw on the pages. Never invent data, prices, names or results.",
     credentials.length ? CREDENTIALS_RULE : NO_CREDENTIALS_RULE,
     "- When the goal is reached, call done with success=true and the result. If it cannot be reached (the site refuses, the data does",

@@ -16,12 +16,20 @@ export type Action =
   | { name: "wait_for"; text?: string; seconds?: number }
   | { name: "switch_tab"; tabIndex: number }
   | { name: "extract"; question?: string }
+  | { name: "read_page" }
   | { name: "done"; success: boolean; result: unknown; message?: string };
 
 export type ActionName = Action["name"];
 
 /** Actions that cannot change the page's content or the site's state (no beforeFirstAction needed). */
-export const READ_ONLY_ACTIONS: ReadonlySet<ActionName> = new Set(["scroll", "wait_for", "extract", "switch_tab", "done"]);
+export const READ_ONLY_ACTIONS: ReadonlySet<ActionName> = new Set([
+  "scroll",
+  "wait_for",
+  "extract",
+  "read_page",
+  "switch_tab",
+  "done",
+]);
 
 /** Longest wait_for wait, in seconds. */
 export const MAX_WAIT_SECONDS = 10;
@@ -58,11 +66,22 @@ const FILL_CREDENTIAL = tool(
   ["index", "credential", "field"],
 );
 
+/** Offered when page states are viewport-scoped. */
+const READ_PAGE = tool(
+  "read_page",
+  "Get the whole page in the next page state: every element and the text of the entire page, not only what is near the viewport.",
+  {},
+  [],
+);
+
 /**
  * The tool list; with an output schema the `done` result is described by it. fill_credential is
- * offered when the run has at least one credential.
+ * offered when the run has at least one credential, read_page when page states are viewport-scoped.
  */
-export function agentTools(outputSchema?: Record<string, unknown>, opts: { credentials?: boolean } = {}): ToolDefinition[] {
+export function agentTools(
+  outputSchema?: Record<string, unknown>,
+  opts: { credentials?: boolean; readPage?: boolean } = {},
+): ToolDefinition[] {
   const result = outputSchema
     ? { ...outputSchema, description: "The final answer; it must satisfy the output JSON schema." }
     : { description: "The final answer: a JSON object with the data asked for, or a short text." };
@@ -101,6 +120,7 @@ export function agentTools(outputSchema?: Record<string, unknown>, opts: { crede
       { tab_index: { type: "integer", minimum: 0 } },
       ["tab_index"],
     ),
+    ...(opts.readPage ? [READ_PAGE] : []),
     tool(
       "extract",
       "Read the whole current page as Markdown (more text than the page state shows, without element indexes).",
@@ -196,6 +216,8 @@ function toAction(name: string, a: Record<string, unknown>): Action {
       return { name, tabIndex: need(int(a.tab_index ?? a.index), "`tab_index` must be an integer") };
     case "extract":
       return { name, ...(str(a.question) ? { question: str(a.question) } : {}) };
+    case "read_page":
+      return { name };
     case "done": {
       const success =
         typeof a.success === "boolean" ? a.success : a.success === "true" ? true : a.success === "false" ? false : undefined;

@@ -25,6 +25,14 @@ export interface AbridgeResult {
   text: string;
   /** Characters of page text left out (whitespace runs counted as one). */
   abridged: number;
+  /** With `scope`: what lies wholly above and below it, left out of `text` (markers included). */
+  outside?: { above: Outside; below: Outside };
+}
+
+/** Content left out beyond a scope: its element markers and characters of text. */
+export interface Outside {
+  elements: number;
+  chars: number;
 }
 
 interface Piece {
@@ -44,11 +52,16 @@ export function placeholder(chars: number): string {
   return `(… ${chars.toLocaleString("en-US")} characters)`;
 }
 
-/** The text with its sentinels removed and, when `near` is given, shortened beyond it. */
+/**
+ * The text with its sentinels removed and, when `near` is given, shortened beyond it. With `scope`
+ * (the viewport and a margin), lines wholly outside it are left out altogether, elements too, and
+ * counted in `outside`.
+ */
 export function abridge(
   text: string,
   boxes: (index: number) => Box | undefined,
   near?: { top: number; bottom: number },
+  scope?: { top: number; bottom: number },
 ): AbridgeResult {
   if (!near) return { text: text.replace(/\uE003-?\d+:-?\d+\uE002|[\uE004-\uE006]/g, ""), abridged: 0 };
   const lines: Piece[][] = [[]];
@@ -95,7 +108,17 @@ export function abridge(
   const within = (p: Piece) => p.bottom >= near.top && p.top <= near.bottom;
   /** Characters of its own text still kept for each far element. */
   const budget = new Map<number, number>();
+  const outside = { above: { elements: 0, chars: 0 }, below: { elements: 0, chars: 0 } };
   for (const line of lines) {
+    const placed = line.filter((p) => p.marker !== undefined || p.s.trim());
+    if (scope && placed.length && !placed.some((p) => p.bottom >= scope.top && p.top <= scope.bottom)) {
+      const side = (placed[0] as Piece).bottom < scope.top ? outside.above : outside.below;
+      for (const p of placed) {
+        if (p.marker !== undefined) side.elements += 1;
+        else side.chars += p.s.replace(/\s+/g, " ").trim().length;
+      }
+      continue;
+    }
     if (line.some((p) => (p.marker !== undefined || p.s.trim()) && within(p))) {
       flush();
       out.push(line.map((p) => p.s).join(""));
@@ -135,5 +158,5 @@ export function abridge(
     dropped += lost;
   }
   flush();
-  return { text: out.join("\n"), abridged };
+  return { text: out.join("\n"), abridged, ...(scope ? { outside } : {}) };
 }

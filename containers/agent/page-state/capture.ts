@@ -20,7 +20,18 @@ export interface CaptureOptions {
   maxTextChars?: number;
   /** Add a PNG of the viewport (for vision models). Default false. */
   screenshot?: boolean;
+  /**
+   * "page" (default): every element of the page, text far from the viewport abridged. "viewport":
+   * only what lies within `VIEWPORT_MARGIN_PX` of the viewport, elements numbered from 1 among
+   * those, and `outside` saying how much was left out above and below.
+   */
+  scope?: StateScope;
 }
+
+export type StateScope = "page" | "viewport";
+
+/** How far above and below the viewport a viewport-scoped state reaches (Browser Use's Agent default, 500 px). */
+export const VIEWPORT_MARGIN_PX = 500;
 
 const DEFAULT_MAX_TEXT = 20_000;
 /** Text read from one frame at most, in characters, before `abridge` and `maxTextChars` shorten it. */
@@ -130,8 +141,29 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
   };
   const assembled = assemble(page.mainFrame(), main, "", 0, 0, new Set());
   const near = { top: -NEAR * height, bottom: (1 + NEAR) * height };
-  const { text: short, abridged } = abridge(assembled, (n) => elements[n - 1]?.box, near);
-  const { text, dropped } = truncate(tidy(short), maxText);
+  const scope = opts.scope === "viewport" ? { top: -VIEWPORT_MARGIN_PX, bottom: height + VIEWPORT_MARGIN_PX } : undefined;
+  const { text: short, abridged, outside } = abridge(assembled, (n) => elements[n - 1]?.box, near, scope);
+  const cut = truncate(tidy(short), maxText);
+  const { dropped } = cut;
+  let text = cut.text;
+  let shown = elements;
+  if (scope) {
+    // Only the elements left in the text are the model's, numbered 1… among themselves.
+    const renumber = new Map<number, number>();
+    shown = [];
+    text = text.replace(/\[(\d+)\]/g, (_m, n: string) => {
+      const el = elements[Number(n) - 1];
+      if (!el) return "";
+      let index = renumber.get(el.index);
+      if (index === undefined) {
+        index = shown.length + 1;
+        renumber.set(el.index, index);
+        shown.push({ ...el, index });
+      }
+      return `[${index}]`;
+    });
+    for (const own of marks.values()) for (let i = 0; i < own.length; i++) own[i] = renumber.get(own[i] ?? -1) ?? -1;
+  }
   const capture = randomUUID();
   await Promise.all(
     [...marks].map(([f, indexes]) =>
@@ -150,9 +182,16 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
     url: main.url,
     title: main.title,
     scroll: main.scroll,
-    elements,
+    elements: shown,
     text: dropped ? tidy(text) : text,
   };
+  if (outside && (outside.above.elements || outside.above.chars || outside.below.elements || outside.below.chars)) {
+    const { y, height: h, pageHeight } = main.scroll;
+    state.outside = {
+      above: { ...outside.above, px: Math.max(0, Math.round(y - VIEWPORT_MARGIN_PX)) },
+      below: { ...outside.below, px: Math.max(0, Math.round(pageHeight - y - h - VIEWPORT_MARGIN_PX)) },
+    };
+  }
   if (main.modal) state.modal = true;
   if (abridged) state.abridgedChars = abridged;
   if (dropped) state.truncatedChars = dropped;

@@ -1,3 +1,3 @@
-export { type CaptureOptions, capturePageState, resolveElement } from "./capture.ts";
+export { type CaptureOptions, capturePageState, resolveElement, type StateScope, VIEWPORT_MARGIN_PX } from "./capture.ts";
 export { approxTokens, renderPageState } from "./render.ts";
-export type { Box, PageElement, PageScroll, PageState } from "./types.ts";
+export type { Box, OutsideScope, PageElement, PageScroll, PageState } from "./types.ts";

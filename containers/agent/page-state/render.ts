@@ -1,5 +1,5 @@
 import { NEAR } from "./abridge.ts";
-import type { PageElement, PageState } from "./types.ts";
+import type { OutsideScope, PageElement, PageState } from "./types.ts";
 
 /**
  * The text the model receives: a three-line header (address, title, scroll position; a fourth when
@@ -88,7 +88,16 @@ export function renderPageState(state: PageState): string {
       : marker;
   });
   const tail = state.truncatedChars ? `\n(${state.truncatedChars} more characters of page text left out)` : "";
-  return `${header.join("\n")}\n---\n${text}${tail}`;
+  const { above: up, below: down } = state.outside ?? {};
+  const lead = up && (up.elements || up.chars) ? `${outsideLine(up, "above", "up")}\n` : "";
+  const end = down && (down.elements || down.chars) ? `\n${outsideLine(down, "below", "down")}` : "";
+  return `${header.join("\n")}\n---\n${lead}${text}${tail}${end}`;
+}
+
+/** What a viewport-scoped state left out on one side, and how to see it. */
+function outsideLine(o: OutsideScope, side: string, way: string): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `(… ${n(o.px)} px ${side} not shown: ${n(o.elements)} elements, ${n(o.chars)} characters of text; scroll ${way}, or read_page for the whole page)`;
 }
 
 /**

@@ -75,6 +75,17 @@ export interface PageState {
   truncatedChars?: number;
   /** Base64 PNG of the viewport. */
   screenshot?: string;
+  /**
+   * A viewport-scoped state (see `CaptureOptions.scope`) with content left out: per side, the
+   * pixels of page beyond the margin, and the elements and characters of text there.
+   */
+  outside?: { above: OutsideScope; below: OutsideScope };
+}
+
+export interface OutsideScope {
+  px: number;
+  elements: number;
+  chars: number;
 }
 
 export interface FrameCapture {

@@ -11,6 +11,7 @@ import {
   type PageState,
   renderPageState,
   resolveElement,
+  VIEWPORT_MARGIN_PX,
 } from "../../../containers/agent/page-state/index.ts";
 import { isExecutable } from "../../../containers/browser/chromium-process.ts";
 import { type FixtureSite, startFixtureSite } from "./fixture-site.ts";
@@ -240,6 +241,41 @@ describe.skipIf(!hasChrome)("page state", () => {
       }
       await click(page, state, find(state, "Subscribe to news").index);
       expect(await page.$eval("input[type=checkbox]", (el) => (el as HTMLInputElement).checked)).toBe(true);
+    });
+  });
+
+  it("viewport scope: only the viewport and 500 px around it, numbered from 1, with what lies beyond counted", async () => {
+    await onPage("/long", async (page) => {
+      const top = await capturePageState(page, { scope: "viewport" });
+      // 900 px of viewport and 500 px below it: sections 1 to about 14, not the link at the bottom.
+      expect(top.elements).toEqual([]);
+      expect(top.text).toContain("Section 12");
+      expect(top.text).not.toContain("Section 16");
+      expect(top.outside?.above).toEqual({ px: 0, elements: 0, chars: 0 });
+      expect(top.outside?.below.elements).toBe(1);
+      expect(top.outside?.below.chars).toBeGreaterThan(100);
+      expect(top.outside?.below.px).toBe(top.scroll.pageHeight - 900 - VIEWPORT_MARGIN_PX);
+      expect(renderPageState(top)).toMatch(
+        /\n\(… [\d,]+ px below not shown: 1 elements, [\d,]+ characters of text; scroll down, or read_page for the whole page\)$/,
+      );
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const bottom = await capturePageState(page, { scope: "viewport" });
+      expect(bottom.elements.map((e) => [e.index, e.name])).toEqual([[1, "Link at the bottom"]]);
+      expect(bottom.text).not.toContain("Top of the long page");
+      expect(renderPageState(bottom)).toMatch(/^---\n\(… [\d,]+ px above not shown: 0 elements, [\d,]+ characters/m);
+      // The scoped numbering is the one written into the page: [1] resolves to the link.
+      const handle = await resolveElement(page, bottom, 1);
+      expect(await handle?.evaluate((el) => el.textContent)).toBe("Link at the bottom");
+      await handle?.dispose();
+      // The whole page, read after, numbers the same link among all elements again.
+      expect(find(await capturePageState(page), "Link at the bottom").index).toBe(1);
+    });
+    // A page that fits: nothing outside, the same state as the whole page's.
+    await onPage("/search", async (page) => {
+      const scoped = await capturePageState(page, { scope: "viewport" });
+      const whole = await capturePageState(page);
+      expect(scoped.outside).toBeUndefined();
+      expect(renderPageState(scoped)).toBe(renderPageState(whole));
     });
   });
 

@@ -1,0 +1,337 @@
+/// <reference lib="dom" />
+import type { HTTPRequest, HTTPResponse, Page, Target } from "puppeteer-core";
+
+/**
+ * Waiting for a page to settle after an action, on signals rather than fixed waits. A watch starts
+ * before the action and, once the action is done, `settled()` resolves when all of these hold (or
+ * at `SETTLE_MAX_MS` at the latest):
+ *  - navigation: a main-frame navigation that started has committed and reached DOMContentLoaded
+ *    (one that never starts is noticed by the DOM-quiet window below, which is also the window in
+ *    which a navigation the action caused must have begun);
+ *  - requests that matter are done: documents, XHR/fetch, scripts and stylesheets started after
+ *    the action began, not analytics or beacons (by type and address), not media, websockets or
+ *    event streams, not the page's own background traffic (an endpoint it polls between steps, or
+ *    whose long request was already open when the action began), and none longer than
+ *    `LONG_REQUEST_MS` (a long-poll or a stream is not waited for to its end);
+ *  - the DOM has been quiet (no mutation in the main document, seen by a MutationObserver) for
+ *    `DOM_QUIET_MS`; a page that keeps changing (a ticking clock, a carousel) holds the step at
+ *    most `DOM_BUSY_MAX_MS` once everything else is done;
+ *  - a tab the action opened has loaded its first document as far (its own DOMContentLoaded).
+ * A page that reaches all of them at once (a click that changes nothing) settles in about
+ * `DOM_QUIET_MS`. Never throws.
+ */
+
+/** Longest wait after an action (navigations and requests that matter included). */
+export const SETTLE_MAX_MS = 5_000;
+/** The DOM counts as quiet after this long without a mutation; also the window in which an action's navigation or request must start. */
+export const DOM_QUIET_MS = 100;
+/** Once navigation and requests are done, a DOM that keeps changing holds the step at most this long. */
+const DOM_BUSY_MAX_MS = 1_000;
+/** A request that matters but is still open after this long is taken for a long-poll or a stream and no longer waited for. */
+export const LONG_REQUEST_MS = 2_000;
+/** An open request older than this when an action begins is background traffic (its endpoint included). */
+const BACKGROUND_OPEN_MS = 1_000;
+/** Requests to one endpoint made between actions, after which that endpoint counts as background (polling, beacons). */
+const BACKGROUND_REPEATS = 2;
+/** Requests to one endpoint within one settle after which it counts as polled (background), like BACKGROUND_REPEATS between actions. */
+const POLLED_WITHIN_WATCH = 3;
+const POLL_MS = 25;
+/** A navigation whose response ended this long ago without committing a document (204, download) is over. */
+const NAV_NO_COMMIT_MS = 500;
+
+/** Types of request whose end a step waits for; images, fonts, media, websockets, pings, manifests are not. */
+const MATTERS = new Set(["document", "xhr", "fetch", "script", "stylesheet"]);
+/** Addresses of traffic that never changes what a page shows (analytics, ads, beacons, chat widgets, keep-alives). */
+const IGNORED_URL =
+  /analytics|tracking|telemetry|beacon|\/collect\b|metrics|heartbeat|keep-?alive|doubleclick|adsystem|adservice|adserver|googletagmanager|hotjar|intercom|zendesk|livechat|onesignal|sentry|newrelic|nr-data|segment\.(io|com)|mixpanel|amplitude|clarity\.ms/i;
+/** Response types that stream (not waited for past their headers). */
+const STREAMING = /event-stream|video\/|audio\/|multipart\/x-mixed-replace|application\/x-ndjson/i;
+
+export interface SettleResult {
+  /** Milliseconds from `settled()` being called to the page being settled. */
+  waitedMs: number;
+  /** What ended the wait: every signal quiet, or the cap. */
+  reason: "settled" | "cap";
+  /** A tab the action opened (already loaded as far as its DOMContentLoaded), if any. */
+  popup?: Page;
+}
+
+/** Observes a page from before an action to its settling after it. */
+export interface SettleWatch {
+  /** Call once the action is done; resolves when the page settled (or at the cap). Never throws. */
+  settled(maxMs?: number): Promise<SettleResult>;
+}
+
+/** How a step waits for the page after an action: `settleWatch` (signals) in production; the benchmark passes its anchor. */
+export type Settler = (page: Page) => Promise<SettleWatch>;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `origin + path` of a request: what repeats from one poll to the next while queries change. */
+const endpointOf = (url: string): string => {
+  const q = url.search(/[?#]/);
+  return q < 0 ? url : url.slice(0, q);
+};
+
+/**
+ * Per tab, for as long as it is open: the requests it has open and the endpoints it calls on its
+ * own (between actions), which are its background traffic.
+ */
+class Tracker {
+  /** Watches in progress (the page's requests now may be the action's). */
+  active = 0;
+  readonly open = new Map<HTTPRequest, number>();
+  private readonly spontaneous = new Map<string, number>();
+  readonly background = new Set<string>();
+  /** When the page last asked for a new window (a target=_blank link, window.open, a form into a new tab). */
+  windowOpenAt = 0;
+  /** Resolves once the page's own DevTools session reports window opens (Page.windowOpen). */
+  readonly ready: Promise<void>;
+
+  constructor(page: Page) {
+    // Page.windowOpen comes at once; the new tab's target can take hundreds of ms on a busy machine.
+    this.ready = page
+      .createCDPSession()
+      .then(async (cdp) => {
+        cdp.on("Page.windowOpen", () => {
+          this.windowOpenAt = Date.now();
+        });
+        await cdp.send("Page.enable");
+      })
+      .catch(() => {});
+    page.on("request", (r) => {
+      this.open.set(r, Date.now());
+      if (this.active > 0 || r.isNavigationRequest()) return;
+      const key = endpointOf(r.url());
+      const n = (this.spontaneous.get(key) ?? 0) + 1;
+      if (this.spontaneous.size > 500) this.spontaneous.clear();
+      this.spontaneous.set(key, n);
+      if (n >= BACKGROUND_REPEATS) this.addBackground(key);
+    });
+    const done = (r: HTTPRequest) => void this.open.delete(r);
+    page.on("requestfinished", done);
+    page.on("requestfailed", done);
+  }
+
+  addBackground(key: string): void {
+    if (this.background.size > 200) this.background.clear();
+    this.background.add(key);
+  }
+
+  /** At the start of an action: endpoints of long requests already open are background (long-polls). */
+  noteOpen(now: number): void {
+    for (const [r, at] of this.open) if (now - at >= BACKGROUND_OPEN_MS) this.addBackground(endpointOf(r.url()));
+  }
+}
+
+const trackers = new WeakMap<Page, Tracker>();
+
+function trackerOf(page: Page): Tracker {
+  let t = trackers.get(page);
+  if (!t) {
+    t = new Tracker(page);
+    trackers.set(page, t);
+  }
+  return t;
+}
+
+const KEY = "__ospreySettle";
+
+/** Runs in the page: (re)starts the MutationObserver that keeps the time of the last mutation. */
+function observeMutations(key: string): void {
+  const w = window as unknown as Record<string, { last: number; obs: MutationObserver } | undefined>;
+  w[key]?.obs.disconnect();
+  const state = {
+    last: performance.now(),
+    obs: new MutationObserver(() => {
+      state.last = performance.now();
+    }),
+  };
+  state.obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  Object.defineProperty(window, key, { value: state, configurable: true, enumerable: false });
+}
+
+/** Runs in the page: ms since the last mutation, or -1 when this document has no observer (it is new). */
+function sinceMutation(key: string): number {
+  const s = (window as unknown as Record<string, { last: number } | undefined>)[key];
+  return s ? performance.now() - s.last : -1;
+}
+
+function stopObserving(key: string): void {
+  (window as unknown as Record<string, { obs: MutationObserver } | undefined>)[key]?.obs.disconnect();
+}
+
+/** Bounds a page call: a page mid-navigation or hung never holds the step past the deadline. */
+const within = <T>(p: Promise<T>, ms: number, fallback: T): Promise<T> =>
+  Promise.race([p.catch(() => fallback), sleep(Math.max(0, ms)).then(() => fallback)]);
+
+/** Starts watching `page` before an action. */
+export async function settleWatch(page: Page): Promise<SettleWatch> {
+  const tracker = trackerOf(page);
+  await within(tracker.ready, 1_000, undefined);
+  const began = Date.now();
+  tracker.noteOpen(began);
+  tracker.active += 1;
+  /** Requests that matter, open, with when they started. */
+  const pending = new Map<HTTPRequest, number>();
+  let nav: "none" | "started" | "committed" | "loaded" = "none";
+  let navRequest: HTTPRequest | null = null;
+  /** When the navigation's response ended without a commit (a 204, a download): given up on shortly after. */
+  let navEndedAt: number | null = null;
+  let popupTarget: Target | null = null;
+  /** Last time a request that matters started or ended, or the navigation moved on. */
+  let activity = began;
+
+  const matters = (r: HTTPRequest): boolean => {
+    const url = r.url();
+    if (!MATTERS.has(r.resourceType()) || url.startsWith("data:") || url.startsWith("blob:")) return false;
+    if (IGNORED_URL.test(url) || tracker.background.has(endpointOf(url))) return false;
+    return r.headers().purpose !== "prefetch";
+  };
+  /** Requests per endpoint since the action began: one called again and again meanwhile is polled, not the action's. */
+  const calls = new Map<string, number>();
+  const onRequest = (r: HTTPRequest) => {
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) {
+      if (nav === "none" || nav === "loaded") nav = "started";
+      navRequest = r;
+      navEndedAt = null;
+      activity = Date.now();
+    }
+    if (!matters(r)) return;
+    const key = endpointOf(r.url());
+    const n = (calls.get(key) ?? 0) + 1;
+    calls.set(key, n);
+    if (n >= POLLED_WITHIN_WATCH && !r.isNavigationRequest()) {
+      tracker.addBackground(key);
+      for (const p of pending.keys()) if (endpointOf(p.url()) === key) pending.delete(p);
+      return;
+    }
+    pending.set(r, Date.now());
+    activity = Date.now();
+  };
+  const onDone = (r: HTTPRequest) => {
+    if (pending.delete(r)) activity = Date.now();
+    if (r !== navRequest || nav !== "started") return;
+    if (r.failure()) nav = "none";
+    else navEndedAt = Date.now();
+  };
+  const onResponse = (res: HTTPResponse) => {
+    if (STREAMING.test(res.headers()["content-type"] ?? "")) pending.delete(res.request());
+  };
+  const onNavigated = (f: unknown) => {
+    if (f !== page.mainFrame()) return;
+    if (nav === "started") nav = "committed";
+    activity = Date.now();
+  };
+  // Any tab of the run's context that appears meanwhile (a target=_blank link is noopener: no opener to match on).
+  const onTarget = (t: Target) => {
+    if (t.type() === "page" && t !== page.target()) popupTarget ??= t;
+  };
+  const context = page.browserContext();
+  page.on("request", onRequest);
+  page.on("requestfinished", onDone);
+  page.on("requestfailed", onDone);
+  page.on("response", onResponse);
+  page.on("framenavigated", onNavigated);
+  context.on("targetcreated", onTarget);
+  let disposed = false;
+  const dispose = () => {
+    if (disposed) return;
+    disposed = true;
+    tracker.active = Math.max(0, tracker.active - 1);
+    page.off("request", onRequest);
+    page.off("requestfinished", onDone);
+    page.off("requestfailed", onDone);
+    page.off("response", onResponse);
+    page.off("framenavigated", onNavigated);
+    context.off("targetcreated", onTarget);
+    clearTimeout(safety);
+    void page.evaluate(stopObserving, KEY).catch(() => {});
+  };
+  // A watch whose action threw before settled() was called lets go of the page on its own.
+  const safety = setTimeout(dispose, 2 * SETTLE_MAX_MS + 30_000);
+  safety.unref();
+  await within(page.evaluate(observeMutations, KEY), 1_000, undefined);
+
+  return {
+    async settled(maxMs = SETTLE_MAX_MS): Promise<SettleResult> {
+      const start = Date.now();
+      const deadline = start + maxMs;
+      let domQuietSince: number | null = null;
+      let busySince: number | null = null;
+      let reason: SettleResult["reason"] = "cap";
+      let popup: Page | undefined;
+      try {
+        while (Date.now() < deadline) {
+          const now = Date.now();
+          if (page.isClosed()) {
+            reason = "settled";
+            break;
+          }
+          // Long-polls and streams stop counting once they have been open for LONG_REQUEST_MS.
+          for (const [r, at] of pending) if (now - at >= LONG_REQUEST_MS) pending.delete(r);
+          if (nav === "started" && navEndedAt !== null && now - navEndedAt >= NAV_NO_COMMIT_MS) nav = "none";
+          if (nav === "committed") {
+            // DOMContentLoaded of the committed document (its readyState, so a same-document commit counts too).
+            const state = await within(
+              page.evaluate(() => document.readyState),
+              deadline - now,
+              "loading",
+            );
+            if (state !== "loading" && nav === "committed") {
+              nav = "loaded";
+              activity = Date.now();
+            }
+          }
+          if (nav === "started" || nav === "committed") {
+            await sleep(POLL_MS);
+            continue;
+          }
+          const since = await within(page.evaluate(sinceMutation, KEY), deadline - now, -2);
+          if (since === -1) {
+            // A new document (a navigation, or a same-tab reload) without the observer: watch it from here.
+            await within(page.evaluate(observeMutations, KEY), deadline - Date.now(), undefined);
+            activity = Date.now();
+            continue;
+          }
+          const t = Date.now();
+          // Quiet for DOM_QUIET_MS in the page, and nothing started or ended for as long here.
+          const domQuiet = since >= DOM_QUIET_MS || since === -2;
+          const calm = pending.size === 0 && t - activity >= DOM_QUIET_MS && t - start >= DOM_QUIET_MS;
+          if (calm && !domQuiet) busySince ??= t;
+          else busySince = null;
+          if (calm && (domQuiet || t - (busySince ?? t) >= DOM_BUSY_MAX_MS)) {
+            domQuietSince = t;
+            break;
+          }
+          const wait = Math.max(POLL_MS, DOM_QUIET_MS - Math.max(0, Math.min(since, t - activity)));
+          await sleep(Math.max(0, Math.min(wait, deadline - t)));
+        }
+        if (domQuietSince !== null) reason = "settled";
+        // The page asked for a new window: wait for its tab to exist.
+        while (tracker.windowOpenAt >= began && !popupTarget && Date.now() < deadline) await sleep(POLL_MS);
+        const opened = popupTarget as Target | null;
+        if (opened) {
+          popup = (await within(opened.page(), deadline - Date.now(), null)) ?? undefined;
+          if (popup) await firstDocument(popup, deadline);
+        }
+      } finally {
+        dispose();
+      }
+      return { waitedMs: Date.now() - start, reason, ...(popup ? { popup } : {}) };
+    },
+  };
+}
+
+/** A new tab: waits (until `deadline`) for its first document to leave about:blank and pass DOMContentLoaded. */
+async function firstDocument(page: Page, deadline: number): Promise<void> {
+  while (Date.now() < deadline && !page.isClosed()) {
+    const ready = await within(
+      page.evaluate(() => document.readyState !== "loading" && location.href !== "about:blank"),
+      deadline - Date.now(),
+      false,
+    );
+    if (ready) return;
+    await sleep(POLL_MS);
+  }
+}

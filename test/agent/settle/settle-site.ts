@@ -1,0 +1,114 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { html, type Origin, startOrigin } from "../../helpers/origin.ts";
+
+/**
+ * Pages for the settle tests (loopback): results an XHR fills in after a delay, a page with
+ * background traffic (a long-poll that the server holds open and a status poll every 100 ms), a
+ * link to a slow document and a fetch followed by a navigation, a single-page-app link, a button
+ * that does nothing, and a ticker that never stops changing the DOM. `counts` tells how often each
+ * API endpoint was called.
+ */
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+
+/** A button whose click fetches /api/results (answered after `ms`) and lists them. */
+const resultsButton = (ms: number) =>
+  `<button id="load" onclick="fetch('/api/results?ms=${ms}').then((r) => r.json()).then((items) => {
+      document.getElementById('results').innerHTML = items.map((x) => '<li>' + x + '</li>').join('');
+    })">Load results</button><ul id="results"></ul>`;
+
+const background = `<script>
+  (function poll() { fetch('/api/updates').then(() => poll(), () => setTimeout(poll, 1000)); })();
+  setInterval(() => fetch('/api/status?t=' + Date.now()), 100);
+</script>`;
+
+export interface SettleSite {
+  url: string;
+  counts: Map<string, number>;
+  close(): Promise<void>;
+}
+
+const query = (req: IncomingMessage) => new URL(req.url ?? "/", "http://x").searchParams;
+
+export async function startSettleSite(): Promise<SettleSite> {
+  const counts = new Map<string, number>();
+  const held = new Set<ServerResponse>();
+  const count = (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
+  const later = (res: ServerResponse, ms: number, send: () => void) => {
+    const timer = setTimeout(send, ms);
+    res.on("close", () => clearTimeout(timer));
+  };
+  const origin: Origin = await startOrigin({
+    "/xhr": html(page("Results", `<h1>Search</h1>${resultsButton(200)}`)),
+    "/background": html(
+      page(
+        "Busy page",
+        `<h1>Busy page</h1><button id="note" onclick="document.getElementById('out').textContent = 'Note shown'">Show note</button>
+        <p id="out"></p>${resultsButton(200)}${background}`,
+      ),
+    ),
+    "/nav": html(
+      page(
+        "Links",
+        `<a href="/slow-doc?ms=400">Slow document</a>
+        <button onclick="fetch('/api/results?ms=150').then(() => { location.href = '/slow-doc?ms=100'; })">Check, then go</button>
+        <a href="/slow-doc?ms=300" target="_blank">In a new tab</a>`,
+      ),
+    ),
+    "/spa": html(
+      page(
+        "App home",
+        `<a id="go" href="/spa/page2">Page two</a><main id="view"><p>Home view</p></main>
+        <script>
+          document.getElementById('go').onclick = (e) => {
+            e.preventDefault();
+            fetch('/api/results?ms=150').then((r) => r.json()).then((items) => {
+              history.pushState({}, '', '/spa/page2');
+              document.getElementById('view').innerHTML = '<h2>Page two</h2><p>' + items.join(', ') + '</p>';
+            });
+          };
+        </script>`,
+      ),
+    ),
+    "/idle": html(page("Idle", `<button id="nothing">Does nothing</button><p>Static text</p>`)),
+    "/ticker": html(
+      page(
+        "Ticker",
+        `<button id="nothing">Does nothing</button><p id="tick">0</p>
+        <script>let n = 0; setInterval(() => { document.getElementById('tick').textContent = String(++n); }, 30);</script>`,
+      ),
+    ),
+    "/slow-doc": (req, res) => {
+      const ms = Math.min(5_000, Number(query(req).get("ms")) || 100);
+      later(res, ms, () => html(page("Arrived", `<h1>Arrived after ${ms} ms</h1>`))(req, res));
+    },
+    "/api/results": (req, res) => {
+      count("results");
+      const ms = Math.min(5_000, Number(query(req).get("ms")) || 0);
+      later(res, ms, () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(["Result A", "Result B"]));
+      });
+    },
+    "/api/updates": (_req, res) => {
+      // A long-poll: held open until the test ends (the page re-polls when it returns).
+      count("updates");
+      held.add(res);
+      res.on("close", () => held.delete(res));
+    },
+    "/api/status": (_req, res) => {
+      count("status");
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"ok":true}');
+    },
+  });
+  return {
+    url: origin.url,
+    counts,
+    close: async () => {
+      for (const res of held) res.destroy();
+      await origin.close();
+    },
+  };
+}
