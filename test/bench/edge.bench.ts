@@ -94,31 +94,49 @@ export async function edgeBench(): Promise<void> {
     process.stdout.write(
       `cold start, fresh node process per run (median of ${RUNS}; authenticated request: first query on a new connection)\n`,
     );
+    // With a database, each surface twice in alternation: Neon's driver (through the local WebSocket
+    // proxy) and pg over TCP (RDS's driver, OSPREY_DB_DRIVER=pg, loaded from its lazy chunk).
+    const drivers: Array<{ label: string; env: Record<string, string> }> =
+      database && proxy
+        ? [
+            { label: "neon", env },
+            {
+              label: "pg",
+              env: { PATH: env.PATH ?? "", OSPREY_LOG_LEVEL: "error", DATABASE_URL: database.url, OSPREY_DB_DRIVER: "pg" },
+            },
+          ]
+        : [{ label: "neon", env }];
+    type Sample = { importMs: number; firstMs: number; authed: { ms: number; status: number } | null; processMs: number };
     for (const surface of SURFACES) {
-      const samples: { importMs: number; firstMs: number; authed: { ms: number; status: number } | null; processMs: number }[] =
-        [];
+      const samples = new Map<string, Sample[]>(drivers.map((d) => [d.label, []]));
       for (let i = 0; i < RUNS; i++) {
-        const args = [
-          "--experimental-strip-types",
-          "--disable-warning=ExperimentalWarning",
-          path.join(ROOT, "test/bench/edge-cold.ts"),
-          files[surface] ?? "",
-        ];
-        if (key && surface !== "browser") args.push(key);
-        // Asynchronous: the Neon proxy the child connects through runs in this process.
-        const { stdout } = await run(process.execPath, args, { env, encoding: "utf8" });
-        samples.push(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}"));
+        for (const d of drivers) {
+          const args = [
+            "--experimental-strip-types",
+            "--disable-warning=ExperimentalWarning",
+            path.join(ROOT, "test/bench/edge-cold.ts"),
+            files[surface] ?? "",
+          ];
+          if (key && surface !== "browser") args.push(key);
+          // Asynchronous: the Neon proxy the child connects through runs in this process.
+          const { stdout } = await run(process.execPath, args, { env: d.env, encoding: "utf8" });
+          samples.get(d.label)?.push(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}"));
+        }
       }
-      const med = (f: (s: (typeof samples)[number]) => number) => {
-        const v = samples.map(f).sort((a, b) => a - b);
-        return v[Math.floor(v.length / 2)] ?? 0;
-      };
-      const authed = samples[0]?.authed
-        ? `  then authenticated ${med((s) => s.authed?.ms ?? 0).toFixed(0)} ms (HTTP ${samples[0].authed.status})`
-        : "";
-      process.stdout.write(
-        `  ${surface.padEnd(8)} import ${med((s) => s.importMs).toFixed(0)} ms + first request (/healthz) ${med((s) => s.firstMs).toFixed(0)} ms = ${med((s) => s.importMs + s.firstMs).toFixed(0)} ms${authed}\n`,
-      );
+      for (const d of drivers) {
+        const got = samples.get(d.label) ?? [];
+        const med = (f: (s: Sample) => number) => {
+          const v = got.map(f).sort((a, b) => a - b);
+          return v[Math.floor(v.length / 2)] ?? 0;
+        };
+        const authed = got[0]?.authed
+          ? `  then authenticated ${med((s) => s.authed?.ms ?? 0).toFixed(0)} ms (HTTP ${got[0].authed.status})`
+          : "";
+        const tag = drivers.length > 1 ? ` ${d.label.padEnd(4)}` : "";
+        process.stdout.write(
+          `  ${surface.padEnd(8)}${tag} import ${med((s) => s.importMs).toFixed(0)} ms + first request (/healthz) ${med((s) => s.firstMs).toFixed(0)} ms = ${med((s) => s.importMs + s.firstMs).toFixed(0)} ms${authed}\n`,
+        );
+      }
     }
 
     if (!database || !proxy) {
@@ -149,6 +167,12 @@ export async function edgeBench(): Promise<void> {
     process.stdout.write(
       `  edge app.fetch (no Lambda adapter)         ${await timed(n, async () => (await edge.app.request("/v1/account", { headers: { "x-api-key": key } })).arrayBuffer())}\n`,
     );
+    const edgePg = edgeApp({ DATABASE_URL: database.url, OSPREY_DB_DRIVER: "pg", OSPREY_LOG_LEVEL: "error" }, buildAgentSurface);
+    const handlerPg = streamHandle(edgePg.app);
+    process.stdout.write(
+      `  edge handler over pg (OSPREY_DB_DRIVER=pg)  ${await timed(n, () => invoke(handlerPg, functionUrlEvent("GET", "/v1/account", { headers: { "x-api-key": key } })))}\n`,
+    );
+    await edgePg.close();
     await edge.close();
     await pgDb.close();
     await neonDb.close();
