@@ -2,9 +2,14 @@
  * `npm run bench -- search [--db postgres://...] [--only scifact|generated] [--docs 200000]
  *   [--k1 0.9] [--b 0.4] [--title-weight 3] [--max-postings 5000]`
  * (a) BEIR SciFact (../shared/bench/search/scifact, read at run time, never copied): the corpus is
- *     imported through the CLI's import code (a JSONL file), the 809 train queries are searched,
- *     nDCG@10 trec_eval-style, latency p50/p95/p99, import docs/s.
- * (b) a generated Zipfian corpus (search-corpus.ts): import docs/s, latency of 200 queries.
+ *     imported through the CLI's import code (a JSONL file), the 809 train queries are searched
+ *     through GET /search of the real app on a loopback port; nDCG@10 trec_eval-style over all of
+ *     them and over the odd and even query ids apart (a held-out check for anything chosen on the
+ *     train queries), latency p50/p95/p99, import docs/s.
+ * (b) a generated corpus (search-corpus.ts: real vocabulary, Zipfian, log-normal lengths): import
+ *     docs/s, latency of 200 queries unfiltered and under each filter the API has.
+ * Beside ours in the same run, query by query in turn (search-http.ts): the local index's provider
+ * without HTTP, and the anchor, Postgres' own full-text search (GIN + ts_rank) on the same rows.
  * PGlite in memory by default; `--db` (or SEARCH_BENCH_DATABASE_URL) runs on a fresh database
  * created on that Postgres server and dropped afterwards.
  */
@@ -15,40 +20,19 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import type { Database, Db } from "../../functions/db/db.ts";
+import type { Database } from "../../functions/db/db.ts";
 import { openDatabase } from "../../functions/db/open-database.ts";
 import { importJsonlFile } from "../../functions/search/local/import-jsonl.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
 import { DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
 import type { DomainType } from "../../schema/search.ts";
-import { createTestContext } from "../helpers/app.ts";
-import { makeQueries, writeCorpus } from "./search-corpus.ts";
+import { makeQueries, SITES, writeCorpus } from "./search-corpus.ts";
+import { pgFullTextAnchor, type SearchFn, startSearchServer } from "./search-http.ts";
 
 const DATA = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/bench/search/scifact");
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] ?? 0;
-
-/** What the bench searches through: `GET /search?query=…` of the real app (auth, validation, rate limit, usage row). */
-export type SearchFn = (query: string, domainType: DomainType, filters?: Record<string, string>) => Promise<string[]>;
-
-/**
- * The search API over `db` with the local index as its only provider, for a pro account whose
- * per-minute limit is lifted (the bench sends hundreds of queries a minute) and with the result
- * cache off (every query is timed end to end).
- */
-async function httpSearchFn(db: Db, provider: ReturnType<typeof createLocalIndex>["provider"]): Promise<SearchFn> {
-  const ctx = createTestContext(db, { search: { providers: [provider], cacheTtlMs: 0 } });
-  const { key, accountId } = await ctx.newKey({ plan: "pro" });
-  await ctx.services.accounts.setLimits(accountId, { searchRpm: 1_000_000 });
-  return async (text, domainType, filters = {}) => {
-    const params = new URLSearchParams({ query: text, domain_type: domainType, ...filters });
-    const res = await ctx.call(key, `/search?${params}`);
-    if (res.status !== 200) throw new Error(`GET /search answered ${res.status}: ${await res.text()}`);
-    const body = (await res.json()) as { results: { url: string }[] };
-    return body.results.map((r) => r.url);
-  };
-}
 
 /** trec_eval ndcg_cut.10: gain = label, discount log2(rank + 1), ideal from all judged-relevant docs. */
 export function ndcgAt10(ranked: string[], labels: Map<string, number>): number {
@@ -90,21 +74,33 @@ async function openBenchDb(url: string | undefined): Promise<{ db: Database; dro
   };
 }
 
+interface Timed {
+  urls: string[][];
+  ms: number[];
+}
+
+/**
+ * Each query through every one of `fns` in turn (so the machine's noise falls on all of them
+ * alike), after a warm-up of 20 queries each.
+ */
 async function timeQueries(
-  fn: SearchFn,
+  fns: SearchFn[],
   queries: string[],
   type: DomainType,
   filters: (i: number) => Record<string, string> = () => ({}),
-): Promise<{ urls: string[][]; ms: number[] }> {
-  for (const [i, q] of queries.slice(0, 20).entries()) await fn(q, type, filters(i)); // warm-up
-  const urls: string[][] = [];
-  const ms: number[] = [];
+): Promise<Timed[]> {
+  for (const [i, q] of queries.slice(0, 20).entries()) for (const fn of fns) await fn(q, type, filters(i));
+  const timed: Timed[] = fns.map(() => ({ urls: [], ms: [] }));
   for (const [i, q] of queries.entries()) {
-    const t0 = performance.now();
-    urls.push(await fn(q, type, filters(i)));
-    ms.push(performance.now() - t0);
+    for (const [j, fn] of fns.entries()) {
+      const t0 = performance.now();
+      const urls = await fn(q, type, filters(i));
+      const t = timed[j] as Timed;
+      t.ms.push(performance.now() - t0);
+      t.urls.push(urls);
+    }
   }
-  return { urls, ms };
+  return timed;
 }
 
 function latencyLine(ms: number[]): string {
@@ -112,6 +108,12 @@ function latencyLine(ms: number[]): string {
   const mean = s.reduce((a, b) => a + b, 0) / s.length;
   return `p50 ${pct(s, 0.5).toFixed(1)} ms, p95 ${pct(s, 0.95).toFixed(1)} ms, p99 ${pct(s, 0.99).toFixed(1)} ms, mean ${mean.toFixed(1)} ms (${s.length} queries)`;
 }
+
+const p95 = (ms: number[]) =>
+  pct(
+    [...ms].sort((a, b) => a - b),
+    0.95,
+  );
 
 type Opts = { k1: number; b: number; titleWeight: number; maxPostingsPerTerm: number };
 
@@ -156,21 +158,37 @@ async function scifact(dbUrl: string | undefined, o: Opts, tmp: string): Promise
       qrels.set(qid, m);
     }
     const judged = queries.filter((q) => qrels.has(q._id));
-    const searchFn = await httpSearchFn(db.db, index.provider);
-    const { urls, ms } = await timeQueries(
-      searchFn,
-      judged.map((q) => q.text),
-      "research_paper",
-    );
-    const ndcg = judged.reduce((sum, q, i) => sum + ndcgAt10(urls[i] ?? [], qrels.get(q._id) ?? new Map()), 0) / judged.length;
-    out(
-      `\n## SciFact train (${db.driver}; k1 ${o.k1}, b ${o.b}, title weight ${o.titleWeight}, max postings/term ${o.maxPostingsPerTerm})`,
-    );
-    out(
-      `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s (rejected ${imp.rejected}); vacuum analyze ${maintainS.toFixed(1)} s`,
-    );
-    out(`nDCG@10: ${ndcg.toFixed(4)} over ${judged.length} queries (baseline Lucene BM25 0.696; goal 0.72)`);
-    out(`latency (GET /search, in process): ${latencyLine(ms)}`);
+    const anchor = await pgFullTextAnchor(db.db);
+    const server = await startSearchServer(db.db, index.provider);
+    try {
+      const [ours, direct, fts] = await timeQueries(
+        [server.http, server.direct, anchor.search],
+        judged.map((q) => q.text),
+        "research_paper",
+      );
+      const ndcg = (t: Timed | undefined, keep: (id: number) => boolean) => {
+        const kept = judged.map((q, i) => ({ q, urls: t?.urls[i] ?? [] })).filter(({ q }) => keep(Number(q._id)));
+        return kept.reduce((sum, { q, urls }) => sum + ndcgAt10(urls, qrels.get(q._id) ?? new Map()), 0) / kept.length;
+      };
+      const halves = (t: Timed | undefined) =>
+        `${ndcg(t, () => true).toFixed(4)} (odd ids ${ndcg(t, (id) => id % 2 === 1).toFixed(4)}, even ids ${ndcg(t, (id) => id % 2 === 0).toFixed(4)})`;
+      out(
+        `\n## SciFact train (${db.driver}; k1 ${o.k1}, b ${o.b}, title weight ${o.titleWeight}, max postings/term ${o.maxPostingsPerTerm})`,
+      );
+      out(
+        `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s (rejected ${imp.rejected}); vacuum analyze ${maintainS.toFixed(1)} s`,
+      );
+      out(`nDCG@10 over ${judged.length} queries: ${halves(ours)} (Lucene BM25 as the data set measured it: 0.696; goal 0.73)`);
+      out(`  anchor, Postgres full-text search (ts_rank): ${halves(fts)}`);
+      out(`latency, GET /search over HTTP (loopback): ${latencyLine(ours?.ms ?? [])}`);
+      out(`latency, the local index without HTTP:     ${latencyLine(direct?.ms ?? [])}`);
+      out(
+        `latency, anchor (Postgres FTS, GIN + ts_rank; index built in ${(anchor.buildMs / 1000).toFixed(1)} s): ${latencyLine(fts?.ms ?? [])}`,
+      );
+      out(`p95 ratio ours over HTTP / anchor: ${(p95(ours?.ms ?? []) / p95(fts?.ms ?? [])).toFixed(2)}`);
+    } finally {
+      await server.close();
+    }
   } finally {
     await drop();
   }
@@ -178,7 +196,8 @@ async function scifact(dbUrl: string | undefined, o: Opts, tmp: string): Promise
 
 async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp: string): Promise<void> {
   const jsonl = join(tmp, "generated.jsonl");
-  await writeCorpus(jsonl, count);
+  const words = join(DATA, "corpus.jsonl");
+  const corpus = await writeCorpus(jsonl, count, words);
   const { db, drop } = await openBenchDb(dbUrl);
   try {
     const index = createLocalIndex({
@@ -186,34 +205,55 @@ async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp:
       bm25: { k1: o.k1, b: o.b, maxPostingsPerTerm: o.maxPostingsPerTerm },
       ranking: { titleWeight: o.titleWeight },
     });
-    let next = 50_000;
+    let next = 20_000;
     const imp = await importJsonlFile(index.writer, jsonl, {
       onProgress: (p) => {
         if (p.lines >= next) {
           process.stderr.write(`  ${p.lines} documents, ${((p.lines * 1000) / p.elapsedMs).toFixed(0)} docs/s\n`);
-          next += 50_000;
+          next += 20_000;
         }
       },
     });
     const m0 = performance.now();
     await index.maintain();
     const maintainS = (performance.now() - m0) / 1000;
-    const searchFn = await httpSearchFn(db.db, index.provider);
-    const queries = makeQueries(200);
-    const { ms } = await timeQueries(searchFn, queries, "web");
-    // Narrowing filters read capped terms through the filter (ranking.ts): one site of 997
-    // (about 0.1% of the index), and the documents of the last two years (about 12%).
-    const site = await timeQueries(searchFn, queries, "web", (i) => ({ include_domains: `site${(i * 7) % 997}.example` }));
-    const recent = await timeQueries(searchFn, queries, "web", () => ({ after_date: "2024-01-01" }));
-    out(
-      `\n## Generated corpus (${db.driver}; ${count} documents, 50–300 terms, Zipfian vocabulary of 60,000; max postings/term ${o.maxPostingsPerTerm})`,
-    );
-    out(
-      `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s; vacuum analyze ${maintainS.toFixed(1)} s`,
-    );
-    out(`latency (GET /search, in process): ${latencyLine(ms)}`);
-    out(`latency with include_domains (one site of 997): ${latencyLine(site.ms)}`);
-    out(`latency with after_date (about 12% of documents): ${latencyLine(recent.ms)}`);
+    const anchor = await pgFullTextAnchor(db.db);
+    const server = await startSearchServer(db.db, index.provider);
+    try {
+      const queries = makeQueries(200, words);
+      const fns = [server.http, server.direct];
+      const [plain, plainDirect, fts] = await timeQueries([...fns, anchor.search], queries, "web");
+      // Every filter the API has: one site of 997 (about 0.1% of the index), the documents of the
+      // last two years (about 12%), the news slice (10%), research papers from 2020 on (2%), and a
+      // language that ranks (5% of the documents are German) without filtering.
+      const cases: [string, DomainType, (i: number) => Record<string, string>][] = [
+        ["include_domains (one site of 997)", "web", (i) => ({ include_domains: `site${(i * 7) % SITES}.example` })],
+        ["after_date (about 12% of documents)", "web", () => ({ after_date: "2024-01-01" })],
+        ["domain_type=news (10%)", "news", () => ({})],
+        ["research_paper, pub_year_min 2020 (2%)", "research_paper", () => ({ pub_year_min: "2020" })],
+        ["language=de (ranks, 5% German)", "web", () => ({ language: "de" })],
+      ];
+      const filtered: [string, Timed[]][] = [];
+      for (const [name, type, filters] of cases) filtered.push([name, await timeQueries(fns, queries, type, filters)]);
+      out(
+        `\n## Generated corpus (${db.driver}; ${count} documents; ${corpus.source}, Zipfian; log-normal lengths, median 150 words; max postings/term ${o.maxPostingsPerTerm})`,
+      );
+      out(
+        `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s; vacuum analyze ${maintainS.toFixed(1)} s; anchor's GIN index built in ${(anchor.buildMs / 1000).toFixed(1)} s`,
+      );
+      out(`unfiltered, GET /search over HTTP: ${latencyLine(plain?.ms ?? [])}`);
+      out(`unfiltered, without HTTP:          ${latencyLine(plainDirect?.ms ?? [])}`);
+      out(`unfiltered, anchor (Postgres FTS): ${latencyLine(fts?.ms ?? [])}`);
+      out(`p95 ratio ours over HTTP / anchor: ${(p95(plain?.ms ?? []) / p95(fts?.ms ?? [])).toFixed(2)}`);
+      for (const [name, [http, direct]] of filtered) {
+        out(`${name}, over HTTP: ${latencyLine(http?.ms ?? [])}`);
+        out(`${name}, without HTTP: ${latencyLine(direct?.ms ?? [])}`);
+      }
+      const all = [plain, ...filtered.map(([, [http]]) => http)].flatMap((t) => t?.ms ?? []);
+      out(`all ${all.length} queries over HTTP, filtered included: ${latencyLine(all)}`);
+    } finally {
+      await server.close();
+    }
   } finally {
     await drop();
   }
