@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../functions/config/config.ts";
+import { scalerConfig } from "../functions/config/config-scaler.ts";
 import { databaseUrlFromSecret, resolveSecretEnv } from "../functions/config/secret-env.ts";
 
 /**
@@ -110,5 +111,14 @@ describe("parseConfig with DATABASE_URL holding RDS's JSON (ECS injects the secr
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as Error).message).toMatch(/^invalid configuration: DATABASE_URL from the environment: .*not valid JSON/);
     expect((caught as Error).message).not.toContain(PASSWORD);
+  });
+});
+
+describe("the scaler's database driver", () => {
+  const base = { OSPREY_SCALER_CLUSTER: "c", OSPREY_SCALER_SERVICE: "s", OSPREY_SQS_QUEUE_URL: "https://sqs.example/q" };
+  it("is Neon unless OSPREY_DB_DRIVER=pg (RDS); anything else names the variable", () => {
+    expect(scalerConfig(base).dbDriver).toBe("neon");
+    expect(scalerConfig({ ...base, OSPREY_DB_DRIVER: "pg" }).dbDriver).toBe("pg");
+    expect(() => scalerConfig({ ...base, OSPREY_DB_DRIVER: "pglite" })).toThrow(/OSPREY_DB_DRIVER must be neon or pg/);
   });
 });

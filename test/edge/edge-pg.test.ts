@@ -8,9 +8,12 @@ import { type EdgeApp, type EdgeSurfaceBuilder, edgeApp } from "../../functions/
 import { buildSearchSurface } from "../../functions/edge/search-surface.ts";
 import { systemClock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
+import { openScaler, triggerOf } from "../../functions/scaler/scaler-root.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
 import { createServices } from "../../functions/services/index.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
+import { type EcsDouble, startEcsDouble } from "../helpers/ecs-double.ts";
+import { type Fauxqs, startFauxqsServer } from "../helpers/fauxqs.ts";
 import { functionUrlEvent, installLambdaRuntime, invoke } from "../helpers/lambda.ts";
 
 /**
@@ -152,6 +155,43 @@ describe.skipIf(!TEST_DATABASE_URL)("edge over pg (OSPREY_DB_DRIVER=pg, RDS's se
     expect(res.status).toBe(500);
     expect(res.body).not.toContain(password);
     expect(res.body).not.toContain("osprey/database");
+  });
+
+  it("the scaler function counts open sessions over pg from RDS's JSON secret (ECS double, fauxqs)", async () => {
+    secrets.set(ARN, rdsSecret({ sslmode: "disable" }));
+    let sqs: Fauxqs | null = null;
+    let ecs: EcsDouble | null = null;
+    try {
+      sqs = await startFauxqsServer();
+      ecs = await startEcsDouble({ cluster: "osprey", service: "osprey-browser" });
+      const q = await sqs.createQueue();
+      const root = await openScaler(
+        {
+          OSPREY_SCALER_CLUSTER: "osprey",
+          OSPREY_SCALER_SERVICE: "osprey-browser",
+          OSPREY_SQS_QUEUE_URL: q.queueUrl,
+          OSPREY_SECRET_ENV: `DATABASE_URL=${ARN}`,
+          OSPREY_DB_DRIVER: "pg",
+          AWS_REGION: "us-east-1",
+        },
+        {
+          endpoints: { ecs: ecs.endpoint, sqs: sqs.server.address },
+          credentials: { accessKeyId: "test", secretAccessKey: "test" },
+          emit: () => {},
+        },
+      );
+      try {
+        expect(root.config.dbDriver).toBe("pg");
+        const pass = await root.scaler.pass(triggerOf({ source: "aws.events" }));
+        // null would mean the database was not asked (or could not be): 0 is the real count.
+        expect(pass.demand.openSessions).toBe(0);
+      } finally {
+        await root.close();
+      }
+    } finally {
+      await ecs?.close();
+      await sqs?.stop();
+    }
   });
 
   it("refuses PGlite on the edge", async () => {
