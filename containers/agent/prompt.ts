@@ -49,8 +49,7 @@ export function systemPrompt(task: AgentTask, credentials: readonly RunCredentia
     "- After each action you are told what happened (an error when it failed: read it and adapt) and you get the new page state.",
     "- If an element is covered by a popup, cookie banner or dialog, close or answer that first.",
     (task.stateScope ?? DEFAULT_STATE_SCOPE) === "viewport"
-      ? "- The page state covers the viewport and 500 px around it; lines `(… N px below not shown …)` say what lies beyond. Scroll\n" +
-        "  to it, call read_page to get the whole page's elements in the next state, or extract to read the whole page as text."
+      ? "- The page state covers the viewport ±500 px; `(… px below not shown …)` lines count the rest: scroll, or call read_page."
       : "- Scroll to see more of a long page; use extract to read the whole page as text when the state is not enough.",
     "- Only report what you actually saw on the pages. Never invent data, prices, names or results.",
     credentials.length ? CREDENTIALS_RULE : NO_CREDENTIALS_RULE,

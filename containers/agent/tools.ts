@@ -67,12 +67,7 @@ const FILL_CREDENTIAL = tool(
 );
 
 /** Offered when page states are viewport-scoped. */
-const READ_PAGE = tool(
-  "read_page",
-  "Get the whole page in the next page state: every element and the text of the entire page, not only what is near the viewport.",
-  {},
-  [],
-);
+const READ_PAGE = tool("read_page", "Show the whole page, every element, in the next page state.", {}, []);
 
 /**
  * The tool list; with an output schema the `done` result is described by it. fill_credential is
