@@ -12,6 +12,8 @@ export interface Row {
   id: string;
   type: string;
   ours: { approx: number; o200k: number; chars: number; elements: number; inViewport: number };
+  /** Our viewport-first state (the viewport and 500 px around it), the scope of browser-use's Agent default. */
+  oursViewport?: { approx: number; o200k: number; chars: number; elements: number };
   bu?: Record<"default" | "agent" | "whole", { approx: number; o200k: number; chars: number; elements: number }>;
   /** browser-use's whole-page highlighted elements against ours (same element, inside one of ours, holding one of ours, none). */
   cover?: {

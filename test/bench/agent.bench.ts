@@ -20,6 +20,7 @@ import { startOrigin } from "../helpers/origin.ts";
 import { type BrowserUseArgs, browserUseState } from "./agent-browser-use.ts";
 import { coverage, coverageReport, type Row } from "./agent-coverage.ts";
 import { agentStepBench } from "./agent-step.ts";
+import { agentTasksBench } from "./agent-tasks.ts";
 
 const DATA = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/bench/extraction");
 const PER_TYPE = 8;
@@ -105,6 +106,7 @@ async function sizeBench(): Promise<Record<string, unknown>> {
           const of = (s: typeof def) => ({ ...sizes(s.text), elements: s.highlighted.length });
           bu = { default: of(def), agent: of(agent), whole: of(whole) };
         }
+        const scoped = await capturePageState(page, { scope: "viewport" });
         const state = await capturePageState(page);
         const text = renderPageState(state);
         const row: Row = {
@@ -115,6 +117,7 @@ async function sizeBench(): Promise<Record<string, unknown>> {
             elements: state.elements.length,
             inViewport: state.elements.filter((e) => e.inViewport).length,
           },
+          oursViewport: { ...sizes(renderPageState(scoped)), elements: scoped.elements.length },
         };
         if (bu) row.bu = bu;
         if (whole) row.cover = await coverage(page, whole.highlighted);
@@ -135,7 +138,8 @@ async function sizeBench(): Promise<Record<string, unknown>> {
   const stat = (xs: number[]) => ({ median: pct(xs, 0.5), p90: pct(xs, 0.9), mean: Math.round(mean(xs)) });
   const summary: Record<string, unknown> = { pages: rows.length };
   const cols: [string, (r: Row) => { approx: number; o200k: number; chars: number; elements: number } | undefined][] = [
-    ["osprey (all elements, far text abridged)", (r) => r.ours],
+    ["osprey whole page (far text abridged)", (r) => r.ours],
+    ["osprey viewport-first (viewport +500px)", (r) => r.oursViewport],
     ["browser-use default args (viewport 0)", (r) => r.bu?.default],
     ["browser-use Agent defaults (highlight, +500px)", (r) => r.bu?.agent],
     ["browser-use whole page (expansion -1)", (r) => r.bu?.whole],
@@ -160,14 +164,20 @@ async function sizeBench(): Promise<Record<string, unknown>> {
   if (buCode) {
     out("\nratio osprey / browser-use (o200k tokens)       per-page median   p90   total(sum/sum)   pages where ours ≤ 50%");
     const ratios: Record<string, unknown> = {};
-    for (const key of ["default", "agent", "whole"] as const) {
-      const rs = rows.map((r) => r.ours.o200k / Math.max(1, r.bu?.[key].o200k ?? 1));
-      const total = sum(rows.map((r) => r.ours.o200k)) / Math.max(1, sum(rows.map((r) => r.bu?.[key].o200k ?? 0)));
+    const pairs = [
+      ["whole", "whole", (r: Row) => r.ours.o200k],
+      ["agent", "agent", (r: Row) => r.oursViewport?.o200k ?? 0],
+      ["default", "default", (r: Row) => r.oursViewport?.o200k ?? 0],
+    ] as const;
+    for (const [name, key, ours] of pairs) {
+      const rs = rows.map((r) => ours(r) / Math.max(1, r.bu?.[key].o200k ?? 1));
+      const total = sum(rows.map(ours)) / Math.max(1, sum(rows.map((r) => r.bu?.[key].o200k ?? 0)));
       const half = rs.filter((x) => x <= 0.5).length;
+      const label = `${key === "whole" ? "whole page" : "viewport-first"} vs ${key}`;
       out(
-        `vs ${key.padEnd(44)} ${pct(rs, 0.5).toFixed(2).padStart(15)} ${pct(rs, 0.9).toFixed(2).padStart(5)} ${total.toFixed(2).padStart(16)}   ${half}/${rows.length}`,
+        `${label.padEnd(47)} ${pct(rs, 0.5).toFixed(2).padStart(15)} ${pct(rs, 0.9).toFixed(2).padStart(5)} ${total.toFixed(2).padStart(16)}   ${half}/${rows.length}`,
       );
-      ratios[key] = {
+      ratios[name] = {
         median: +pct(rs, 0.5).toFixed(3),
         p90: +pct(rs, 0.9).toFixed(3),
         total: +total.toFixed(3),
@@ -188,8 +198,16 @@ async function sizeBench(): Promise<Record<string, unknown>> {
   return summary;
 }
 
+/** `--only size|step|tasks` runs one part (all three by default). */
+function only(): string | null {
+  const at = process.argv.indexOf("--only");
+  return at >= 0 ? (process.argv[at + 1] ?? null) : null;
+}
+
 export async function agentBench(): Promise<void> {
-  const size = await sizeBench();
-  const step = await agentStepBench();
-  out(`\nJSON ${JSON.stringify({ bench: "agent", size, step })}`);
+  const part = only();
+  const size = part === null || part === "size" ? await sizeBench() : undefined;
+  const step = part === null || part === "step" ? await agentStepBench() : undefined;
+  const tasks = part === null || part === "tasks" ? await agentTasksBench() : undefined;
+  out(`\nJSON ${JSON.stringify({ bench: "agent", size, step, tasks })}`);
 }
