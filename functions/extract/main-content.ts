@@ -9,6 +9,8 @@
  * the smallest element holding both the product name and the description, grown over the
  * description sections below it (content/product.ts). Never returns nothing
  * while the page has text: when scoring finds no clear root, <main>, <article> or <body> is used.
+ * The page's title heading comes back beside the root when the root does not show it
+ * (content/title-heading.ts).
  */
 import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
@@ -18,18 +20,28 @@ import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
+import { findTitleHeading, titleForRoot } from "./content/title-heading.ts";
 
 /** The prose core is trusted on any page when it holds this share of the best subtree's prose. */
 const CORE_SHARE = 0.6;
 
+export interface MainContent {
+  /** The element holding the main content. */
+  root: Element;
+  /** The page's <h1>, to show before `root`, when it lies outside it or the cleanup removed it. */
+  title: Element | null;
+}
+
 /**
  * Returns the element holding the page's main content (the document is modified: furniture is
- * removed), or null when the page has no text at all.
+ * removed) and the title heading it lacks, or null when the page has no text at all.
  */
-export function extractMainContent(document: Document, url: string): Element | null {
+export function extractMainContent(document: Document, url: string): MainContent | null {
   const body = document.body ?? document.documentElement;
   if (!body) return null;
   const { discussion, article: articleLike, product, collection } = pageKind(document, url);
+  // Before pruning: page headers, where the headline often sits, are pruned as furniture.
+  const titleHeading = findTitleHeading(document, body, url);
   placeStreamedContent(body);
   const { comments } = pruneDocument(body);
   // Comment sections go, except on discussion pages where the posts are the content.
@@ -66,7 +78,8 @@ export function extractMainContent(document: Document, url: string): Element | n
     grids: !articleLike || shopGrid,
     shop: shopGrid,
   });
-  return textStats(chosen).chars > 0 ? chosen : body;
+  const found = textStats(chosen).chars > 0 ? chosen : body;
+  return { root: found, title: titleForRoot(titleHeading, found, stats) };
 }
 
 function fallbackRoot(document: Document, body: Element): Element {

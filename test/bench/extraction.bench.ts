@@ -1,7 +1,12 @@
 /**
  * Extraction quality and speed on ../shared/bench/extraction (read at run time, never copied):
  * - ScrapingHub AEB: 4-token shingles, per-page P/R, F1 of the means (the repo's evaluate.py);
- * - WCXB dev subset: bag-of-words P/R/F1 macro-averaged per page type, With% and Without%;
+ * - WCXB dev: bag-of-words P/R/F1 macro-averaged per page type, With% and Without%, on the
+ *   210-page subset (default) or `--wcxb=all|even|odd` (the whole 1,497-page split, or one half of
+ *   it by a hash of the page id: tune on one half, report the other as held out);
+ * `--only aeb,wcxb,meta` runs a part (AEB includes the speed figures).
+ * The scored text is the body as the datasets define main content (their ground truth keeps the
+ * title apart); the "heading included" line scores the text as rendered, title heading in front.
  * - metadata agreement (title, author, date) on WCXB and Readability's test pages;
  * - speed: per-page extraction time on AEB (parse, metadata, main content, plain text).
  */
@@ -33,11 +38,13 @@ function runAeb(verbose: boolean) {
   for (const p of pages) extractMainText(p.html, p.url);
   const times: number[] = [];
   const scores: { id: string; p: number | null; r: number | null }[] = [];
+  const titled: { p: number | null; r: number | null }[] = [];
   for (const p of pages) {
     const t0 = performance.now();
-    const { text } = extractMainText(p.html, p.url);
+    const { text, title } = extractMainText(p.html, p.url);
     times.push(performance.now() - t0);
     scores.push({ id: p.id, ...aebPageScore(p.articleBody, text) });
+    titled.push(aebPageScore(p.articleBody, title ? `${title}\n\n${text}` : text));
   }
   const published = readGz(join(DATA, "scrapinghub-aeb/output/readability_js.json.gz"));
   const parsed = JSON.parse(published) as
@@ -49,9 +56,11 @@ function runAeb(verbose: boolean) {
       : (parsed as Record<string, { articleBody?: string }>);
   const baseline = aebSummary(pages.map((p) => aebPageScore(p.articleBody, preds[p.id]?.articleBody ?? "")));
   const ours = aebSummary(scores);
+  const withTitle = aebSummary(titled);
   out("\n## ScrapingHub article benchmark (181 pages; 4-token shingles)");
   out("system                     precision  recall   F1");
   out(`osprey                     ${f3(ours.P)}      ${f3(ours.R)}    ${f3(ours.F1)}   (F1 ${ours.F1.toFixed(4)})`);
+  out(`osprey, heading included   ${f3(withTitle.P)}      ${f3(withTitle.R)}    ${f3(withTitle.F1)}`);
   out(
     `Readability.js (published) ${f3(baseline.P)}      ${f3(baseline.R)}    ${f3(baseline.F1)}   (metric check: README says 0.947)`,
   );
@@ -101,21 +110,39 @@ function runAeb(verbose: boolean) {
 const TYPES = ["article", "forum", "product", "collection", "listing", "documentation", "service"];
 const READABILITY_WCXB = 0.656;
 
-function runWcxb(verbose: boolean) {
+/** FNV-1a of the page id: a fixed split of the pages into two halves unrelated to their content. */
+export function idHalf(id: string): "even" | "odd" {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return h % 2 === 0 ? "even" : "odd";
+}
+
+function wcxbIds(which: string): string[] {
+  if (which === "subset") return readFileSync(join(DATA, "wcxb-dev/DEV_SUBSET_IDS.txt"), "utf8").split(/\s+/).filter(Boolean);
+  const all = readdirSync(join(DATA, "wcxb-dev/dev/ground-truth"))
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -5))
+    .sort();
+  return which === "all" ? all : all.filter((id) => idHalf(id) === which);
+}
+
+function runWcxb(verbose: boolean, which: string) {
   const base = join(DATA, "wcxb-dev/dev");
-  const ids = readFileSync(join(DATA, "wcxb-dev/DEV_SUBSET_IDS.txt"), "utf8").split(/\s+/).filter(Boolean);
+  const ids = wcxbIds(which);
   const byType = new Map<
     string,
     { p: number; r: number; f1: number; w: number; wo: number; n: number; nw: number; nwo: number }
   >();
   const agree = new Agreement();
   const all: { id: string; type: string; f1: number; p: number; r: number }[] = [];
+  let titledF1 = 0;
   for (const id of ids) {
     const gt = JSON.parse(readFileSync(join(base, `ground-truth/${id}.json`), "utf8"));
     const type: string = gt._internal?.page_type?.primary ?? "unknown";
     const g = gt.ground_truth;
-    const { text, metadata } = extractMainText(readGz(join(base, `html/${id}.html.gz`)), gt.url);
+    const { text, metadata, title } = extractMainText(readGz(join(base, `html/${id}.html.gz`)), gt.url);
     const s = wcxbPageScore(g.main_content ?? "", text);
+    titledF1 += wcxbPageScore(g.main_content ?? "", title ? `${title}\n\n${text}` : text).f1;
     const lower = text.toLowerCase();
     const share = (list: unknown) => {
       const items = Array.isArray(list) ? list.filter((x): x is string => typeof x === "string" && x.trim() !== "") : [];
@@ -142,7 +169,9 @@ function runWcxb(verbose: boolean) {
     agree.add("author", g.author, (want) => sameText(metadata.author, want));
     agree.add("date", g.publish_date, (want) => sameDate(metadata.publishedDate, want));
   }
-  out("\n## WCXB dev subset (210 pages, 30 per type; bag of words)");
+  const label =
+    which === "subset" ? "subset (210 pages, 30 per type)" : which === "all" ? "whole split" : `${which} half by id hash`;
+  out(`\n## WCXB dev ${label}: ${ids.length} pages; bag of words`);
   out(
     "page type       P      R      F1     With%   Without%   (published full-dev F1: rs-trafilatura / Trafilatura / Readability)",
   );
@@ -165,8 +194,9 @@ function runWcxb(verbose: boolean) {
     );
   }
   out(
-    `${"all (macro)".padEnd(14)}  ${f3(tot.p / tot.n)}  ${f3(tot.r / tot.n)}  ${f3(tot.f1 / tot.n)}  ${((100 * tot.w) / Math.max(1, tot.nw)).toFixed(1).padStart(5)}   ${((100 * tot.wo) / Math.max(1, tot.nwo)).toFixed(1).padStart(5)}      Readability.js+linkedom on this subset: ${READABILITY_WCXB} (ours ${(tot.f1 / tot.n).toFixed(4)})`,
+    `${"all (macro)".padEnd(14)}  ${f3(tot.p / tot.n)}  ${f3(tot.r / tot.n)}  ${f3(tot.f1 / tot.n)}  ${((100 * tot.w) / Math.max(1, tot.nw)).toFixed(1).padStart(5)}   ${((100 * tot.wo) / Math.max(1, tot.nwo)).toFixed(1).padStart(5)}      ${which === "subset" ? `Readability.js+linkedom on this subset: ${READABILITY_WCXB} ` : ""}(ours ${(tot.f1 / tot.n).toFixed(4)})`,
   );
+  out(`per-page mean F1 with the title heading in front (as rendered): ${(titledF1 / ids.length).toFixed(4)}`);
   if (verbose) {
     for (const type of TYPES) {
       const worst = all
@@ -202,9 +232,21 @@ function runReadabilityPages(): Agreement {
 }
 
 export async function extractionBench(): Promise<void> {
-  const verbose = process.argv.includes("--verbose");
-  runAeb(verbose);
-  const wcxb = runWcxb(verbose);
+  const argv = process.argv;
+  const verbose = argv.includes("--verbose");
+  // `--wcxb=all` (run.ts takes a bare word after an unknown option for a benchmark name); `--only x` or `--only=x`.
+  const flag = (name: string) => {
+    const eq = argv.find((a) => a.startsWith(`${name}=`));
+    if (eq) return eq.slice(name.length + 1);
+    const i = argv.indexOf(name);
+    return i >= 0 && name === "--only" ? argv[i + 1] : undefined;
+  };
+  const only = new Set((flag("--only") ?? "aeb,wcxb,meta").split(","));
+  const which = flag("--wcxb") ?? "subset";
+  if (!["subset", "all", "even", "odd"].includes(which)) throw new Error("--wcxb takes subset, all, even or odd");
+  if (only.has("aeb")) runAeb(verbose);
+  const wcxb = only.has("wcxb") || only.has("meta") ? runWcxb(verbose, which) : new Agreement();
+  if (!only.has("meta")) return;
   const rdb = runReadabilityPages();
   out(
     "\n## Metadata agreement (share of pages whose ground truth has the field; text: normalised equal or near-equal containment; date: same day)",
