@@ -1,9 +1,10 @@
 import { processEnvironment } from "../config/config.ts";
-import { openScaler, triggerOf } from "../scaler/scaler-root.ts";
+import { openScaler, passOf } from "../scaler/scaler-root.ts";
 
 /**
  * The scaler's Lambda handler (functions/scaler): one pass per invocation, from the agent function's
- * nudge after it enqueues a run, and from a one-minute schedule. Bundled by `npm run build` with the
+ * nudge after it enqueues a run, from the browser front door's nudge when a session finds no
+ * container (`{trigger: "session", pending: 1}`), and from a one-minute schedule. Bundled by `npm run build` with the
  * edge's rules (no PGlite, pg, puppeteer or containers/).
  */
 let root: ReturnType<typeof openScaler> | null = null;
@@ -14,6 +15,7 @@ export async function handler(event: unknown) {
     throw err;
   });
   const { scaler } = await root;
-  const pass = await scaler.pass(triggerOf(event));
+  const { trigger, pendingSessions } = passOf(event);
+  const pass = await scaler.pass(trigger, pendingSessions);
   return { trigger: pass.trigger, demand: pass.demand, capacity: pass.capacity, decision: pass.decision };
 }

@@ -15,6 +15,8 @@ export function lambdaNudge(
   onError: (err: unknown) => void,
   /** Tests point the client at a local double. */
   client_?: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string } },
+  /** The event sent: the agent's enqueue, or the front door's `{trigger: "session", pending: 1}`. */
+  event: Record<string, unknown> = { trigger: "enqueue" },
 ): CapacityNudge {
   let client: Promise<{ send(payload: string): Promise<unknown> }> | null = null;
   const get = () => {
@@ -29,7 +31,7 @@ export function lambdaNudge(
   };
   return async () => {
     try {
-      await (await get()).send(JSON.stringify({ trigger: "enqueue" }));
+      await (await get()).send(JSON.stringify(event));
     } catch (err) {
       onError(err);
     }

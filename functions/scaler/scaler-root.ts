@@ -59,8 +59,21 @@ export async function openScaler(
   };
 }
 
-/** The EventBridge schedule's event is a scheduled pass; anything else (the agent's nudge) an enqueue. */
+/** At most this many pending sessions per nudge: the front door sends 1; a larger number is clamped, never trusted to scale the fleet. */
+export const MAX_PENDING_PER_NUDGE = 8;
+
+/** The EventBridge schedule's event is a scheduled pass; the front door's `{trigger: "session"}` a session pass; anything else (the agent's nudge) an enqueue. */
 export function triggerOf(event: unknown): Trigger {
-  const e = event as { source?: unknown; "detail-type"?: unknown } | null;
-  return e?.source === "aws.events" || e?.["detail-type"] === "Scheduled Event" ? "schedule" : "enqueue";
+  return passOf(event).trigger;
+}
+
+/** The pass an event asks for: its trigger, and for a session nudge the sessions pending (an integer, 1 to MAX_PENDING_PER_NUDGE; 1 when missing or malformed). */
+export function passOf(event: unknown): { trigger: Trigger; pendingSessions: number } {
+  const e = event as { source?: unknown; "detail-type"?: unknown; trigger?: unknown; pending?: unknown } | null;
+  if (e?.source === "aws.events" || e?.["detail-type"] === "Scheduled Event") return { trigger: "schedule", pendingSessions: 0 };
+  if (e?.trigger === "session") {
+    const n = typeof e.pending === "number" && Number.isInteger(e.pending) ? e.pending : 1;
+    return { trigger: "session", pendingSessions: Math.min(MAX_PENDING_PER_NUDGE, Math.max(1, n)) };
+  }
+  return { trigger: "enqueue", pendingSessions: 0 };
 }

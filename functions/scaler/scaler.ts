@@ -14,10 +14,16 @@ import {
  * One pass of the scaler: read the demand (queue counters, open sessions) and the service's
  * capacity, raise the desired count when the demand outgrows it (the fast path), and, on the
  * scheduled pass, publish the utilization metric the steady path tracks. The Lambda runs one pass
- * per invocation: per enqueued run (the agent function's nudge) and once a minute (the schedule).
+ * per invocation: per enqueued run (the agent function's nudge), per session request that found no
+ * container (the browser front door's nudge, functions/edge/front-door.ts) and once a minute (the
+ * schedule).
+ *
+ * A session being asked for is not in the database yet (the container that would create it is not
+ * running), so the front door's nudge says how many are pending and the pass adds them to the open
+ * sessions: from zero, that raises the desired count to at least 1.
  */
 
-export type Trigger = "enqueue" | "schedule";
+export type Trigger = "enqueue" | "schedule" | "session";
 
 export interface ScalerDeps {
   ecs: EcsCapacity;
@@ -81,12 +87,15 @@ export function createScaler(deps: ScalerDeps) {
     return next;
   };
   return {
-    pass: (trigger: Trigger): Promise<Pass> => serially(() => onePass(trigger)),
+    /** One pass; `pendingSessions`: sessions asked for that no container holds yet (the front door's nudge). */
+    pass: (trigger: Trigger, pendingSessions = 0): Promise<Pass> => serially(() => onePass(trigger, pendingSessions)),
   };
 
-  async function onePass(trigger: Trigger): Promise<Pass> {
+  async function onePass(trigger: Trigger, pendingSessions: number): Promise<Pass> {
     const [runs, sessions, capacity] = await Promise.all([deps.queue.runs(), openSessions(), deps.ecs.describe()]);
-    const demand: Demand = { ...runs, openSessions: sessions };
+    // Unknown open sessions (the database did not answer) still count the pending ones.
+    const pending = Math.max(0, pendingSessions);
+    const demand: Demand = { ...runs, openSessions: sessions === null && pending === 0 ? null : (sessions ?? 0) + pending };
     const decision = fastPath(demand, capacity, deps.settings);
     if (decision.action === "raise") {
       await deps.ecs.setDesired(decision.to);

@@ -8,7 +8,7 @@ import type { RunQueue } from "../../functions/queue/queue.ts";
 import { lambdaNudge, withCapacityNudge } from "../../functions/scaler/capacity-nudge.ts";
 import { EcsServiceMissing, ecsCapacity } from "../../functions/scaler/ecs-capacity.ts";
 import { createScaler, UTILIZATION_METRIC } from "../../functions/scaler/scaler.ts";
-import { openScaler, triggerOf } from "../../functions/scaler/scaler-root.ts";
+import { MAX_PENDING_PER_NUDGE, openScaler, passOf, triggerOf } from "../../functions/scaler/scaler-root.ts";
 import {
   type Demand,
   fastPath,
@@ -105,6 +105,52 @@ describe("scaler against the ECS API double", () => {
     const emf = JSON.parse(lines[0] ?? "{}");
     expect(emf._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: "Osprey", Dimensions: [["ServiceName"]] });
     expect(emf).toMatchObject({ ServiceName: "osprey-browser", [UTILIZATION_METRIC]: 66.7 });
+  });
+
+  it('trigger "session" raises a zero service to 1: the pending session counts before it is in the database', async () => {
+    const capacity = await open();
+    const scaler = createScaler({
+      ecs: capacity,
+      queue: { runs: async () => ({ queuedRuns: 0, runsInFlight: 0 }) },
+      sessions: { openSessions: async () => 0 },
+      settings: S,
+      logger: silentLogger,
+      service: "osprey-browser",
+      emit: () => {},
+    });
+    // Without the pending session the minute pass sees nothing to do: that is the gap the front door closes.
+    expect((await scaler.pass("schedule")).decision.action).toBe("none");
+    expect(ecs.desired()).toBe(0);
+    const { trigger, pendingSessions } = passOf({ trigger: "session", pending: 1 });
+    const pass = await scaler.pass(trigger, pendingSessions);
+    expect(pass).toMatchObject({
+      trigger: "session",
+      demand: { openSessions: 1 },
+      decision: { action: "raise", from: 0, to: 1 },
+    });
+    expect(ecs.desired()).toBe(1);
+    // A second nudge for the same waiting request changes nothing (the target is absolute).
+    expect((await scaler.pass("session", 1)).decision.action).toBe("none");
+    expect(ecs.calls.filter((c) => c.op === "UpdateService").map((c) => c.body.desiredCount)).toEqual([1]);
+  });
+
+  it("a session nudge counts even when the database does not answer", async () => {
+    const capacity = await open();
+    const scaler = createScaler({
+      ecs: capacity,
+      queue: { runs: async () => ({ queuedRuns: 0, runsInFlight: 0 }) },
+      sessions: {
+        openSessions: async () => {
+          throw new Error("database down");
+        },
+      },
+      settings: S,
+      logger: silentLogger,
+      service: "osprey-browser",
+      emit: () => {},
+    });
+    expect((await scaler.pass("session", 1)).decision).toMatchObject({ action: "raise", to: 1 });
+    expect(ecs.desired()).toBe(1);
   });
 
   it("a burst of 100 concurrent nudges agrees on one target: no overshoot, the ceiling held", async () => {
@@ -258,6 +304,24 @@ describe("the scaler function's root: settings, secrets, SQS counters (fauxqs)",
         throw Object.assign(new Error("denied"), { name: "AccessDeniedException" });
       }),
     ).rejects.toThrow(/cannot read DATABASE_URL .*AccessDeniedException/);
+  });
+});
+
+describe("the scaler's events", () => {
+  it("a session nudge is a session pass with 1 to MAX_PENDING_PER_NUDGE pending; the rest as before", () => {
+    expect(passOf({ trigger: "session", pending: 1 })).toEqual({ trigger: "session", pendingSessions: 1 });
+    expect(passOf({ trigger: "session" })).toEqual({ trigger: "session", pendingSessions: 1 });
+    expect(passOf({ trigger: "session", pending: "9" })).toEqual({ trigger: "session", pendingSessions: 1 });
+    expect(passOf({ trigger: "session", pending: 1.5 })).toEqual({ trigger: "session", pendingSessions: 1 });
+    expect(passOf({ trigger: "session", pending: -3 })).toEqual({ trigger: "session", pendingSessions: 1 });
+    expect(passOf({ trigger: "session", pending: 10_000 })).toEqual({
+      trigger: "session",
+      pendingSessions: MAX_PENDING_PER_NUDGE,
+    });
+    expect(passOf({ trigger: "enqueue" })).toEqual({ trigger: "enqueue", pendingSessions: 0 });
+    expect(passOf(null)).toEqual({ trigger: "enqueue", pendingSessions: 0 });
+    expect(passOf({ source: "aws.events", trigger: "session" })).toEqual({ trigger: "schedule", pendingSessions: 0 });
+    expect(triggerOf({ trigger: "session" })).toBe("session");
   });
 });
 
