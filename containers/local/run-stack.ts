@@ -1,4 +1,3 @@
-import { SQSClient } from "@aws-sdk/client-sqs";
 import type { Config } from "../../functions/config/config.ts";
 import type { Db } from "../../functions/db/db.ts";
 import type { Extractor } from "../../functions/extract/types.ts";
@@ -7,7 +6,6 @@ import { profileStore } from "../../functions/profiles/profile.store.ts";
 import type { ProfileStore } from "../../functions/profiles/profile.types.ts";
 import { createPgQueue } from "../../functions/queue/pg-queue.ts";
 import type { DeadLetterHandler, RunQueue } from "../../functions/queue/queue.ts";
-import { createSqsQueue } from "../../functions/queue/sqs-queue.ts";
 import type { RunLifecycle } from "../../functions/runs/run-lifecycle.ts";
 import type { BlobStore } from "../../functions/storage/blob-store.ts";
 import type { Keyring } from "../../functions/vault/crypto.ts";
@@ -44,9 +42,16 @@ export function deadLetterFailsRun(deps: { lifecycle: RunLifecycle; logger: Logg
   };
 }
 
-/** The configured queue adapter: the embedded Postgres table, or SQS (with a custom endpoint for emulators). */
-export function createQueue(config: Config, db: Db, onDeadLetter: DeadLetterHandler, logger: Logger): RunQueue {
+/**
+ * The configured queue adapter: the embedded Postgres table, or SQS (with a custom endpoint for
+ * emulators). The AWS SDK loads only for SQS: a single machine's start does not pay for it.
+ */
+export async function createQueue(config: Config, db: Db, onDeadLetter: DeadLetterHandler, logger: Logger): Promise<RunQueue> {
   if (config.queue.kind === "sqs") {
+    const [{ SQSClient }, { createSqsQueue }] = await Promise.all([
+      import("@aws-sdk/client-sqs"),
+      import("../../functions/queue/sqs-queue.ts"),
+    ]);
     const client = new SQSClient({
       region: config.queue.region,
       ...(config.queue.endpoint ? { endpoint: config.queue.endpoint } : {}),

@@ -148,7 +148,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
   const db = runtime.database.db;
   // One lifecycle for the API and the in-process worker: a run they finish wakes its readers at once.
   const lifecycle = runLifecycle({ db, notifier: createRunNotifier(), publicUrl });
-  const queue = createQueue(config, db, deadLetterFailsRun({ lifecycle, logger }), logger);
+  const queue = await createQueue(config, db, deadLetterFailsRun({ lifecycle, logger }), logger);
   // The vault's key is read (or made, 0600, on the embedded default) now: a bad key file stops start-up.
   const keyring = vaultKeyring(config);
   const vaultProviders = externalVaultProviders();

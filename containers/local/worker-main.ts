@@ -34,7 +34,7 @@ export async function startWorker(config: Config, opts: { print: (line: string) 
   const db = runtime.database.db;
   const publicUrl = () => config.publicUrl ?? `http://127.0.0.1:${config.port}`;
   const lifecycle = runLifecycle({ db, notifier: createRunNotifier(), publicUrl });
-  const queue = createQueue(config, db, deadLetterFailsRun({ lifecycle, logger }), logger);
+  const queue = await createQueue(config, db, deadLetterFailsRun({ lifecycle, logger }), logger);
   const extractor = createExtractorPool();
   const blobs = openBlobStore(config.blobStore);
   const stack = createWorkerStack({ config, db, queue, lifecycle, blobs, extractor, logger });

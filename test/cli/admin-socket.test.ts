@@ -96,9 +96,9 @@ describe("the CLI beside a running server (admin socket)", () => {
   beforeAll(async () => {
     dir = dataDir();
     env = serverEnv(dir);
-    server = await startServer({ ...env, PORT: "0" }, { timeoutMs: 180_000 });
+    server = await startServer({ ...env, PORT: "0" }, { timeoutMs: 300_000 });
     firstKey = server.stdout().match(/osk_[A-Za-z0-9]{40}/)?.[0] as string;
-  }, 200_000);
+  }, 320_000);
 
   it("the socket is 0600 in a 0700 folder of this user, inside the data dir", () => {
     const folder = lstatSync(path.join(dir, "admin"));
@@ -217,11 +217,11 @@ describe("the CLI beside a running server (admin socket)", () => {
     const rekey = await runCli(["vault", "rekey"], env);
     expect(rekey.code).toBe(1);
     expect(rekey.stderr).toMatch(/^osprey: vault rekey does not run through the running server .*Stop the server/);
-    const serve = await runCli(["serve"], env, { timeoutMs: 120_000 });
+    const serve = await runCli(["serve"], env, { timeoutMs: 240_000 });
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain(`is in use by another Osprey process (pid ${server.pid}, "serve")`);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-  }, 150_000);
+  }, 300_000);
 
   it("bad input on the socket answers an error frame and never takes the server down", async () => {
     const file = adminSocketPath(dir);
@@ -279,10 +279,10 @@ describe("the CLI beside a running server (admin socket)", () => {
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(existsSync(adminSocketPath(dir))).toBe(false);
     const direct = [];
-    for (const args of cases) direct.push(outcome(await runCli(args, env, { timeoutMs: 120_000 })));
+    for (const args of cases) direct.push(outcome(await runCli(args, env, { timeoutMs: 180_000 })));
     expect(forwarded).toEqual(direct);
     expect(direct.map((d) => d.code)).toEqual([0, 0, 1, 2]);
-  }, 400_000);
+  }, 900_000);
 });
 
 describe("a server that stops while a command runs, and the socket it leaves", () => {
@@ -318,7 +318,7 @@ describe("a server that stops while a command runs, and the socket it leaves", (
   }
 
   it("SIGKILL mid-command: the CLI says the server stopped (no hang); the stale socket is cleared by the CLI and the next server", async () => {
-    const server = await startServer({ ...env, PORT: "0" }, { timeoutMs: 180_000 });
+    const server = await startServer({ ...env, PORT: "0" }, { timeoutMs: 300_000 });
     const account = JSON.parse((await runCli(["accounts", "list", "--json"], env)).stdout)[0].id as string;
     const { child, exited } = waitingCommand(account);
     await server.waitForStderr(/CLI command through the admin socket.*command="vault add"/, 60_000);
@@ -330,12 +330,12 @@ describe("a server that stops while a command runs, and the socket it leaves", (
     expect(lstatSync(adminSocketPath(dir)).isSocket()).toBe(true);
 
     // The killed server's socket and lock are left behind: the CLI opens the database itself.
-    const direct = await runCli(["accounts", "list", "--json"], env, { timeoutMs: 120_000 });
+    const direct = await runCli(["accounts", "list", "--json"], env, { timeoutMs: 180_000 });
     expect(direct.stderr).toBe("");
     expect(JSON.parse(direct.stdout)[0].id).toBe(account);
 
     // The next server removes the dead socket and listens again.
-    const next = await startServer({ ...env, PORT: "0" }, { timeoutMs: 180_000 });
+    const next = await startServer({ ...env, PORT: "0" }, { timeoutMs: 300_000 });
     const socket = lstatSync(adminSocketPath(dir));
     expect(socket.isSocket()).toBe(true);
     expect(socket.mode & 0o777).toBe(0o600);
@@ -349,7 +349,7 @@ describe("a server that stops while a command runs, and the socket it leaves", (
     waiting.child.stdin.destroy();
     expect(cut.code).toBe(1);
     expect(cut.stderr).toMatch(/the server stopped before the command finished/);
-  }, 600_000);
+  }, 1_200_000);
 });
 
 describe("where the socket cannot be made safely", () => {

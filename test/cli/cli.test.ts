@@ -333,7 +333,7 @@ describe("the CLI beside a server on the same PGlite data dir", () => {
   it("runs through the server, refuses migrate, and works on its own once the server has stopped", async () => {
     const dir = freshDataDir();
     const env = { OSPREY_DATA_DIR: dir };
-    const server = await startServer({ ...env, PORT: "0" }, { timeoutMs: 120_000 });
+    const server = await startServer({ ...env, PORT: "0" }, { timeoutMs: 300_000 });
     const key = server.stdout().match(/osk_[A-Za-z0-9]{40}/)?.[0] as string;
 
     const created = await runCli(["keys", "create", "--json"], env);
@@ -360,5 +360,5 @@ describe("the CLI beside a server on the same PGlite data dir", () => {
     expect(keys).toEqual(expect.arrayContaining([expect.objectContaining({ prefix: key.slice(0, 12), account_id: account.id })]));
     expect(keys).toHaveLength(2);
     expect(keys.find((k: { prefix: string }) => k.prefix === key.slice(0, 12)).last_used_at).not.toBeNull();
-  }, 240_000);
+  }, 480_000);
 });
