@@ -46,6 +46,11 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
       "Browser Context Profiles: load 50 domains / 2,000 cookies / 50 origins of localStorage into a fresh context and read it back, beside an empty context",
     run: () => import("./profiles.bench.ts").then((m) => m.profilesBench()),
   },
+  cli: {
+    describe:
+      "CLI start: --help and keys list with no server (PGlite) and beside one (admin socket), and a first start, beside node -e 0",
+    run: () => import("./cli.bench.ts").then((m) => m.cliBench()),
+  },
   "fetch-load": {
     describe: "event-loop delay while 10-URL batches of the largest benchmark pages are fetched",
     run: () => import("./fetch-load.bench.ts").then((m) => m.fetchLoadBench()),
@@ -53,7 +58,19 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
 };
 
 // Options that take a value (`--db postgres://…`): their value is not a benchmark name.
-const VALUED = new Set(["--seed", "--per-op", "--db", "--only", "--docs", "--k1", "--b", "--title-weight", "--max-postings"]);
+const VALUED = new Set([
+  "--seed",
+  "--per-op",
+  "--db",
+  "--only",
+  "--docs",
+  "--k1",
+  "--b",
+  "--title-weight",
+  "--max-postings",
+  "--runs",
+  "--baseline",
+]);
 const names = process.argv.slice(2).filter((a, i, all) => !a.startsWith("-") && !VALUED.has(all[i - 1] ?? ""));
 const unknown = names.filter((n) => !(n in BENCHES));
 if (unknown.length > 0) {
