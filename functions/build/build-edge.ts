@@ -26,8 +26,11 @@ import { build, type Metafile, type Plugin } from "esbuild";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const SURFACES = ["agent", "fetch", "search", "browser"] as const;
 export type EdgeSurface = (typeof SURFACES)[number];
-/** Every Lambda function infra/ deploys: the surfaces, and the browser containers' scaler (functions/scaler). */
-export const FUNCTIONS = [...SURFACES, "scaler"] as const;
+/**
+ * Every Lambda function infra/ deploys: the surfaces, the browser containers' scaler
+ * (functions/scaler), and the browser sessions' front door (functions/edge/front-door.ts).
+ */
+export const FUNCTIONS = [...SURFACES, "scaler", "front-door"] as const;
 export type EdgeFunction = (typeof FUNCTIONS)[number];
 export const OUT_DIR = path.join(ROOT, "dist/functions");
 
