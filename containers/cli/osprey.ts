@@ -9,7 +9,7 @@
  */
 import type { DataDirLock } from "../local/data-dir-lock.ts";
 import type { CommandIo } from "./run-command.ts";
-import { usage } from "./usage.ts";
+import { COMMANDS, usage } from "./usage.ts";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (message: string, code: number) => {
@@ -27,12 +27,9 @@ async function main(argv: string[]): Promise<void> {
     if (!command) process.exitCode = 2;
     return;
   }
-  // The configuration (zod) and the command's modules load only past the usage text.
-  const [{ loadConfig }, { COMMANDS, runCommand }, { UsageError }] = await Promise.all([
-    import("../../functions/config/config.ts"),
-    import("./run-command.ts"),
-    import("./format.ts"),
-  ]);
+  // The configuration (zod) loads only past the usage text, and the command's modules only when
+  // this process runs it (not when the server does).
+  const [{ loadConfig }, { UsageError }] = await Promise.all([import("../../functions/config/config.ts"), import("./format.ts")]);
   if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`unknown command "${command}"`);
   const config = loadConfig();
   let lock: DataDirLock | undefined;
@@ -59,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
     const { startWorker } = await import("../local/worker-main.ts");
     return startWorker(config, { print: (s) => process.stdout.write(s) });
   }
-  const { openRuntime } = await import("../local/runtime.ts");
+  const [{ openRuntime }, { runCommand }] = await Promise.all([import("../local/runtime.ts"), import("./run-command.ts")]);
   const runtime = await openRuntime(config, `osprey ${command}`, { lock });
   const io: CommandIo = {
     out,

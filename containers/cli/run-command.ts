@@ -10,9 +10,6 @@ import type { Runtime } from "../local/runtime.ts";
 import { UsageError } from "./format.ts";
 import { usage } from "./usage.ts";
 
-/** Every command the CLI knows; `serve` and `worker` are long-running and handled by osprey.ts. */
-export const COMMANDS = ["serve", "worker", "migrate", "keys", "accounts", "index", "vault"] as const;
-
 export interface CommandIo {
   /** One line of stdout (the newline is added). */
   out(line: string): void;

@@ -1,5 +1,8 @@
 /** Usage text of the CLI commands (kept apart so that `osprey --help` loads nothing else). */
 
+/** Every command the CLI knows; `serve` and `worker` are long-running and handled by osprey.ts. */
+export const COMMANDS = ["serve", "worker", "migrate", "keys", "accounts", "index", "vault"] as const;
+
 /** The whole usage text (`osprey --help`), assembled from the commands' own parts below. */
 export function usage(): string {
   return `Usage:
