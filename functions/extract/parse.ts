@@ -4,8 +4,10 @@ import { parseHTML } from "linkedom";
  * Parses an HTML string into a DOM document (linkedom: no layout, no scripts, fast).
  * Fragments without <html>/<body> are wrapped so that `document.body` always exists. linkedom
  * mis-nests pages with content before <head> or between </head> and a late <body> (it leaves
- * elements under <html> and `document.body` points at an empty element); such pages are parsed
- * again from a normalised skeleton: head content in <head>, everything else in one <body>.
+ * elements under <html> and `document.body` points at an empty element), and gives an empty
+ * document for pages with markup before the doctype (a stray <script> or <style> first); such
+ * pages are parsed again from a normalised skeleton: head content in <head>, everything else in
+ * one <body>.
  */
 export function parseDocument(html: string): Document {
   const start = html.slice(0, 65536);
@@ -20,8 +22,10 @@ export function parseDocument(html: string): Document {
 function isWellFormed(doc: Document): boolean {
   const root = doc.documentElement;
   if (!root) return true;
+  // Nothing at all under <html>: the parser gave up (content before the doctype).
+  if (!root.firstElementChild) return false;
   let bodies = 0;
-  for (let c = root.firstElementChild; c; c = c.nextElementSibling) {
+  for (let c: Element | null = root.firstElementChild; c; c = c.nextElementSibling) {
     if (c.localName === "body") {
       if (c !== doc.body) return false;
       bodies++;

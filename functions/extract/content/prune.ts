@@ -72,6 +72,9 @@ const FURNITURE_ROLES = new Set([
   "menubar",
 ]);
 
+/** A hidden element holding this share of the page's text is the page, hidden until scripts run. */
+const PAGE_SHARE = 0.5;
+
 export interface PruneResult {
   /** Comment sections set aside: removed later unless the page is a discussion. */
   comments: Element[];
@@ -198,9 +201,12 @@ export function pruneDocument(body: Element): PruneResult {
       revealable.has(h.getAttribute("id") ?? "") ||
       // Accordions often hide the wrapper of the controlled panel rather than the panel itself.
       revealable.has(h.firstElementChild?.getAttribute("id") ?? "");
-    // Only an inline-styled (or mobile-only) wrapper may be the page itself; hidden classes are meant.
+    // An inline-styled (or mobile-only) wrapper of much of the page may be the page itself; one
+    // hidden by class or aria-hidden only when it holds most of it (pages hidden until a script
+    // has run, a page behind an open dialog). Smaller ones are meant.
     const styled = HIDDEN_STYLE.test(h.getAttribute("style") ?? "") || MOBILE_ONLY.test(h.getAttribute("class") ?? "");
-    if (panel || (styled && !h.hasAttribute("itemscope") && textStats(h).chars >= 0.3 * total)) unhide(h);
+    const share = panel || h.hasAttribute("itemscope") ? 0 : textStats(h).chars / Math.max(1, total);
+    if (panel || (styled && share >= 0.3) || share >= PAGE_SHARE) unhide(h);
     else h.remove();
   }
   // The walk below only marks elements, so the text of every subtree can be measured once, up front.

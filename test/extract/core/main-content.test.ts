@@ -60,6 +60,16 @@ describe("main content by page type", () => {
     expect(text(html)).toContain("how the noscript works");
   });
 
+  it("keeps a page hidden by class or aria-hidden until its scripts run; drops a small hidden block", () => {
+    for (const attrs of ['class="root hide"', 'class="page hidden"', 'aria-hidden="true"']) {
+      const html = `<html><body><div class="preloader hide"></div><div ${attrs}><main>${para("hidden page", 4)}${para("reveal", 3)}</main>
+        <div class="hidden"><p>Mobile menu copy that is never shown on the desktop layout.</p></div></div></body></html>`;
+      const t = text(html);
+      expect(t).toContain("how the hidden page works");
+      expect(t).not.toContain("Mobile menu copy");
+    }
+  });
+
   it("keeps collapsed panels a control reveals, drops other hidden elements", () => {
     const html = `<html><body><main>${para("visible", 3)}<button aria-controls="more">Read more</button><div id="more" style="display:none">${para("collapsed", 2)}</div><div style="display:none">Secret tracking text</div></main></body></html>`;
     const t = text(html);

@@ -19,4 +19,13 @@ describe("parseDocument", () => {
     expect(doc.body?.textContent).toContain("Body text");
     expect(doc.querySelector("title")?.textContent).toBe("t");
   });
+  it("recovers the page when a <style> or <script> precedes the doctype", () => {
+    for (const lead of ["<style>#x{display:none}</style>\n\n", "<script>var a = 1;</script>\n"]) {
+      const doc = parseDocument(
+        `${lead}<!DOCTYPE html><html lang="en"><head><title>t</title></head><body><p>Body text</p></body></html>`,
+      );
+      expect(doc.body?.textContent).toContain("Body text");
+      expect(doc.querySelector("title")?.textContent).toBe("t");
+    }
+  });
 });
