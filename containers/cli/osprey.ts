@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<void> {
     cwd: process.cwd(),
   };
   try {
-    await runCommand(config, runtime, argv, io);
+    process.exitCode = await runCommand(config, runtime, argv, io);
   } finally {
     await runtime.close();
   }

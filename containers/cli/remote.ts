@@ -38,13 +38,12 @@ export function remoteCommandHandler(config: Config, runtime: Runtime): AdminHan
       return 1;
     }
     try {
-      await runCommand(config, runtime, argv, {
+      return await runCommand(config, runtime, argv, {
         out: (line) => io.out(`${line}\n`),
         err: (line) => io.err(`${line}\n`),
         input: io.input,
         cwd: io.cwd,
       });
-      return 0;
     } catch (err) {
       const failure = describeFailure(err);
       io.err(`osprey: ${failure.message}\n`);

@@ -21,13 +21,26 @@ export interface CommandIo {
   cwd: string;
 }
 
-/** Runs a database command (migrate, keys, accounts, index, vault) on `runtime`. Throws what the command throws. */
-export async function runCommand(config: Config, runtime: Runtime, argv: string[], io: CommandIo): Promise<void> {
+/**
+ * Runs a database command (migrate, keys, accounts, index, vault) on `runtime` and resolves with
+ * its exit code (a command that fails without an error, such as an `index add` that indexed
+ * nothing, gives 1). Throws what the command throws.
+ */
+export async function runCommand(config: Config, runtime: Runtime, argv: string[], io: CommandIo): Promise<number> {
   const [command, ...args] = argv;
   const { out, err } = io;
-  if (command === "migrate") return out(`Migrations applied to ${runtime.database.description}.`);
-  if (command === "keys") return (await import("./commands/keys.ts")).keysCommand(runtime.services, args, out);
-  if (command === "accounts") return (await import("./commands/accounts.ts")).accountsCommand(runtime.services, args, out);
+  if (command === "migrate") {
+    out(`Migrations applied to ${runtime.database.description}.`);
+    return 0;
+  }
+  if (command === "keys") {
+    await (await import("./commands/keys.ts")).keysCommand(runtime.services, args, out);
+    return 0;
+  }
+  if (command === "accounts") {
+    await (await import("./commands/accounts.ts")).accountsCommand(runtime.services, args, out);
+    return 0;
+  }
   if (command === "index") {
     const { indexCommand } = await import("./commands/index.ts");
     return indexCommand(runtime.database.db, args, { out, err, cwd: io.cwd });
@@ -39,7 +52,8 @@ export async function runCommand(config: Config, runtime: Runtime, argv: string[
       import("../../functions/lib/clock.ts"),
     ]);
     const deps = { db: runtime.database.db, services: runtime.services, clock: systemClock };
-    return vaultCommand({ ...deps, keyring: () => vaultKeyring(config) }, args, { out, err, input: io.input });
+    await vaultCommand({ ...deps, keyring: () => vaultKeyring(config) }, args, { out, err, input: io.input });
+    return 0;
   }
   throw new UsageError(command ? `unknown command "${command}"` : "a command is needed");
 }

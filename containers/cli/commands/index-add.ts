@@ -84,7 +84,15 @@ async function collectUrls(
   return { urls: [...urls], sitemapErrors };
 }
 
-export async function indexAddCommand(ctx: IndexAddContext, args: string[]): Promise<IndexAddSummary> {
+/**
+ * Crawls and reports; resolves with the summary and the exit code (1 when nothing was indexed or
+ * the index refused writes). The code is the caller's to apply: the command may run in the server
+ * for a CLI beside it, where process.exitCode is the server's.
+ */
+export async function indexAddCommand(
+  ctx: IndexAddContext,
+  args: string[],
+): Promise<{ summary: IndexAddSummary; exitCode: number }> {
   const { values, positionals } = parseArgs({
     args,
     strict: true,
@@ -175,6 +183,5 @@ export async function indexAddCommand(ctx: IndexAddContext, args: string[]): Pro
     );
     if (upsertFailed > 0) ctx.out(`${upsertFailed} pages could not be written to the index (see the log).`);
   }
-  if (summary.ok === 0 || upsertFailed > 0) process.exitCode = 1;
-  return summary;
+  return { summary, exitCode: summary.ok === 0 || upsertFailed > 0 ? 1 : 0 };
 }

@@ -16,28 +16,32 @@ export interface IndexCommandIo {
   cwd?: string;
 }
 
-/** `osprey index <import|add|count|remove>`; `add` crawls through the fetch pipeline (index-add.ts). */
-export async function indexCommand(db: Db, args: string[], io: IndexCommandIo): Promise<void> {
+/**
+ * `osprey index <import|add|count|remove>`; `add` crawls through the fetch pipeline (index-add.ts).
+ * Resolves with the exit code (`add` fails with 1 when it indexed nothing).
+ */
+export async function indexCommand(db: Db, args: string[], io: IndexCommandIo): Promise<number> {
   const [sub, ...rest] = args;
   const index = createLocalIndex({ db });
   if (sub === "import") {
     await importCommand(index.writer, rest, io);
-    return index.maintain();
+    await index.maintain();
+    return 0;
   }
   if (sub === "add") {
     // The crawl builds the fetch pipeline, so it loads only when asked for.
     const { indexAddCommand } = await import("./index-add.ts");
-    await indexAddCommand(
+    const { exitCode } = await indexAddCommand(
       { config: loadConfig(), db, writer: index.writer, out: io.out, progress: io.err, cwd: io.cwd ?? process.cwd() },
       rest,
     );
-    return;
+    return exitCode;
   }
   if (sub === "count") {
     const { values } = parseArgs({ args: rest, strict: true, options: { json: { type: "boolean", default: false } } });
     const count = await index.writer.count();
     io.out(values.json ? JSON.stringify({ documents: count }) : `${count} documents in the local index.`);
-    return;
+    return 0;
   }
   if (sub === "remove") {
     const { positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true });
@@ -45,7 +49,7 @@ export async function indexCommand(db: Db, args: string[], io: IndexCommandIo): 
     const url = positionals[0] as string;
     if (!(await index.writer.remove(url))) throw new UsageError(`${url} is not in the local index`);
     io.out(`Removed ${url}.`);
-    return;
+    return 0;
   }
   throw new UsageError(sub ? `unknown index command "${sub}"` : "index needs a command");
 }
