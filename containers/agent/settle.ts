@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { HTTPRequest, HTTPResponse, Page, Target } from "puppeteer-core";
+import { frameIdOf } from "../browser/request-guard.ts";
 
 /**
  * Waiting for a page to settle after an action, on signals rather than fixed waits. A watch starts
@@ -24,7 +25,7 @@ import type { HTTPRequest, HTTPResponse, Page, Target } from "puppeteer-core";
 /** Longest wait after an action (navigations and requests that matter included). */
 export const SETTLE_MAX_MS = 5_000;
 /** The DOM counts as quiet after this long without a mutation; also the window in which an action's navigation or request must start. */
-export const DOM_QUIET_MS = 100;
+export const DOM_QUIET_MS = 50;
 /** Once navigation and requests are done, a DOM that keeps changing holds the step at most this long. */
 const DOM_BUSY_MAX_MS = 1_000;
 /** A request that matters but is still open after this long is taken for a long-poll or a stream and no longer waited for. */
@@ -85,6 +86,8 @@ class Tracker {
   readonly background = new Set<string>();
   /** When the page last asked for a new window (a target=_blank link, window.open, a form into a new tab). */
   windowOpenAt = 0;
+  /** When the main frame last asked to navigate in place (a link, a form submission, a script), before any request. */
+  navRequestedAt = 0;
   /** Resolves once the page's own DevTools session reports window opens (Page.windowOpen). */
   readonly ready: Promise<void>;
 
@@ -95,6 +98,10 @@ class Tracker {
       .then(async (cdp) => {
         cdp.on("Page.windowOpen", () => {
           this.windowOpenAt = Date.now();
+        });
+        // A form submission is planned as a task of its own: its request can come after the click returned.
+        cdp.on("Page.frameRequestedNavigation", (e) => {
+          if (e.frameId === frameIdOf(page.mainFrame()) && e.disposition === "currentTab") this.navRequestedAt = Date.now();
         });
         await cdp.send("Page.enable");
       })
@@ -178,6 +185,8 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
   let navRequest: HTTPRequest | null = null;
   /** When the navigation's response ended without a commit (a 204, a download): given up on shortly after. */
   let navEndedAt: number | null = null;
+  /** The last navigation request of the page (Page.frameRequestedNavigation) this watch took up. */
+  let navSeenAt = 0;
   let popupTarget: Target | null = null;
   /** Last time a request that matters started or ended, or the navigation moved on. */
   let activity = began;
@@ -195,6 +204,7 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
       if (nav === "none" || nav === "loaded") nav = "started";
       navRequest = r;
       navEndedAt = null;
+      navSeenAt = Math.max(navSeenAt, tracker.navRequestedAt);
       activity = Date.now();
     }
     if (!matters(r)) return;
@@ -270,6 +280,12 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
           }
           // Long-polls and streams stop counting once they have been open for LONG_REQUEST_MS.
           for (const [r, at] of pending) if (now - at >= LONG_REQUEST_MS) pending.delete(r);
+          if (nav === "none" && tracker.navRequestedAt >= began && tracker.navRequestedAt > navSeenAt) {
+            // Asked for, not yet sent: waited for like one that started, unless nothing comes of it.
+            navSeenAt = tracker.navRequestedAt;
+            nav = "started";
+            navEndedAt = navRequest === null ? now : null;
+          }
           if (nav === "started" && navEndedAt !== null && now - navEndedAt >= NAV_NO_COMMIT_MS) nav = "none";
           if (nav === "committed") {
             // DOMContentLoaded of the committed document (its readyState, so a same-document commit counts too).

@@ -17,7 +17,7 @@ import { executeAction } from "../../containers/agent/actions.ts";
 import { readState } from "../../containers/agent/capture-step.ts";
 import { sleep } from "../../containers/agent/page-ops.ts";
 import { type PageState, renderPageState } from "../../containers/agent/page-state/index.ts";
-import { SETTLE_MAX_MS, type Settler, settleWatch } from "../../containers/agent/settle.ts";
+import { DOM_QUIET_MS, SETTLE_MAX_MS, type Settler, settleWatch } from "../../containers/agent/settle.ts";
 import type { Action } from "../../containers/agent/tools.ts";
 import { isExecutable } from "../../containers/browser/chromium-process.ts";
 import { createRunBrowserPool } from "../../containers/browser/run-browser.ts";
@@ -63,16 +63,39 @@ function nextAction(state: PageState, step: number): Action {
   return { name: "type", index, text: "kayak", submit: false, clear: true };
 }
 
-type Phase = "capture" | "render" | "action" | "click" | "type" | "total";
+type Phase = "capture" | "render" | "action" | "click" | "settle" | "type" | "total";
 const PHASES: [string, Phase][] = [
   ["capture", "capture"],
   ["render", "render"],
   ["action", "action"],
   ["  click + settle", "click"],
+  ["    of which the settle", "settle"],
   ["  type", "type"],
   ["total", "total"],
 ];
-const empty = (): Record<Phase, number[]> => ({ capture: [], render: [], action: [], click: [], type: [], total: [] });
+const empty = (): Record<Phase, number[]> => ({
+  capture: [],
+  render: [],
+  action: [],
+  click: [],
+  settle: [],
+  type: [],
+  total: [],
+});
+
+/** `settler`, recording how long each settle waited into `into`. */
+const timed =
+  (settler: Settler, into: number[]): Settler =>
+  async (page) => {
+    const watch = await settler(page);
+    return {
+      settled: async (maxMs) => {
+        const r = await watch.settled(maxMs);
+        into.push(r.waitedMs);
+        return r;
+      },
+    };
+  };
 
 export async function agentStepBench(): Promise<Record<string, unknown>> {
   const chrome = process.env.CHROME_PATH || "/usr/bin/chromium";
@@ -85,10 +108,10 @@ export async function agentStepBench(): Promise<Record<string, unknown>> {
     executablePath: chrome,
     allowPrivateHosts: [fixture.site, fixture.other].map((o) => ({ host: "127.0.0.1", port: Number(new URL(o.url).port) })),
   });
-  const modes: { name: string; settler: Settler; t: Record<Phase, number[]> }[] = [
-    { name: "ours (signals)", settler: settleWatch, t: empty() },
-    { name: "anchor (fixed waits)", settler: fixedWaitSettler, t: empty() },
-  ];
+  const modes = [
+    { name: "ours (signals)", settler: settleWatch, t: empty(), waits: [] as number[] },
+    { name: "anchor (fixed waits)", settler: fixedWaitSettler, t: empty(), waits: [] as number[] },
+  ].map((m) => ({ ...m, settler: timed(m.settler, m.waits) }));
   let live: ReturnType<typeof startLiveFrames> | null = null;
   let frames = 0;
   try {
@@ -107,10 +130,12 @@ export async function agentStepBench(): Promise<Record<string, unknown>> {
         renderPageState(state);
         const t2 = performance.now();
         const action = nextAction(state, i);
+        mode.waits.length = 0;
         const res = await executeAction(session, state, action, { settler: mode.settler });
         const t3 = performance.now();
         if (!res.ok) throw new Error(`step ${i} ${action.name}: ${res.message}`);
         if (i < WARMUP) continue;
+        mode.t.settle.push(...mode.waits);
         mode.t.capture.push(t1 - t0);
         mode.t.render.push(t2 - t1);
         mode.t.action.push(t3 - t2);
@@ -132,7 +157,7 @@ export async function agentStepBench(): Promise<Record<string, unknown>> {
     `action: the agent's verified actions (executeAction on a createRunBrowserPool session, address policy on), which wait for the page to settle after a click (at most ${SETTLE_MAX_MS / 1000} s); click "Next page" (navigates) / type 5 characters into the search field with clear (no submit)`,
   );
   out(
-    "settles, interleaved two steps at a time: ours (navigation committed, requests that matter, 100 ms of DOM quiet) and the anchor (100 ms + load + 300 ms network quiet)",
+    `settles, interleaved two steps at a time: ours (navigation committed, requests that matter, ${DOM_QUIET_MS} ms of DOM quiet) and the anchor (100 ms + load + 300 ms network quiet)`,
   );
   out(`live view: the worker's screencast ran throughout (${frames} frames stored, as for capture_config.recording)`);
   out(`phase                        ${modes.map((m) => `${m.name.padEnd(22)}`).join("")}ratio ours/anchor`);

@@ -60,11 +60,16 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
     expect(after).toContain("Result B");
   });
 
-  it("waits for a navigation the click starts (a slow document; a fetch, then location.href)", async () => {
+  it("waits for a navigation the click starts (a slow document, a POST form, a fetch then location.href)", async () => {
     await open("/nav");
     const link = await clickNamed("Slow document");
     expect(link.res.message).toMatch(/navigated to .*\/slow-doc\?ms=400/);
     expect(link.after).toContain("Arrived after 400 ms");
+    await open("/nav");
+    // A form submission is planned as a task of its own; its request may come after the click returned.
+    const posted = await clickNamed("Send the form");
+    expect(posted.res.message).toMatch(/navigated to .*\/slow-doc\?ms=200/);
+    expect(posted.after).toContain("Arrived after 200 ms");
     await open("/nav");
     const chained = await clickNamed("Check, then go");
     expect(chained.res.message).toMatch(/navigated to .*\/slow-doc\?ms=100/);
