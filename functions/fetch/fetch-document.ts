@@ -5,7 +5,7 @@ import type { FetchDeps } from "./fetch-deps.ts";
 import type { FetchRequest } from "./fetch-request.schema.ts";
 import { type Source, storeSource } from "./fetch-source.ts";
 import { textAsFormat } from "./text-content.ts";
-import { fail, MAX_BODY_BYTES, MAX_PDF_PAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
+import { cacheState, fail, MAX_BODY_BYTES, MAX_PDF_PAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
 
 /**
  * A response that is not HTML (spec 4.6 "Supported content"): PDF text and metadata, JSON as raw
@@ -61,6 +61,7 @@ export async function fromDocument(
     ...(req.links ? { links: [] } : {}),
     ...(req.image_links ? { imageLinks: [] } : {}),
     ...ctx.validators,
+    ...cacheState(source),
     ...(indexDoc ? { indexDoc, indexPublic: publicByEverySign({ ...source, requestedUrl: url }) } : {}),
   };
 }

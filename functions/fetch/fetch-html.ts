@@ -5,7 +5,7 @@ import type { FetchDeps } from "./fetch-deps.ts";
 import type { FetchRequest } from "./fetch-request.schema.ts";
 import { type Source, storeSource } from "./fetch-source.ts";
 import { needsRendering } from "./needs-render.ts";
-import { fail, MAX_BODY_BYTES, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
+import { cacheState, fail, MAX_BODY_BYTES, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
 
 /**
  * An HTML response: bot challenges, status, rendering in Chromium when the page needs scripts
@@ -94,6 +94,7 @@ export async function fromHtml(
     ...(req.image_links ? { imageLinks: p.imageLinks ?? [] } : {}),
     ...(p.unmatchedSelectors?.length ? { unmatchedSelectors: p.unmatchedSelectors } : {}),
     ...ctx.validators,
+    ...cacheState(source),
     ...(indexDoc ? { indexDoc, indexPublic: publicByEverySign({ ...source, requestedUrl: url, rendered }) } : {}),
   };
 }

@@ -11,6 +11,8 @@ export interface Source {
   finalUrl: string;
   rendered: boolean;
   live: boolean;
+  /** When a cached response was fetched from the origin (absent on a live one). */
+  fetchedAt?: Date;
   truncated: boolean;
   /** The headers a live fetch sent to the origin (whether the page can be shared in search). */
   sentHeaders?: Record<string, string>;

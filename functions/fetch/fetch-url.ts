@@ -45,6 +45,7 @@ export async function fetchUrl(
       text: req.format === "json" ? ({ type: "document", children: [] } as DocTree) : "",
       textLength: 0,
       notModified: true,
+      cached: false,
       ...validators,
     };
   }

@@ -34,6 +34,9 @@ export interface UrlSuccess {
   etag?: string;
   lastModified?: string;
   unmatchedSelectors?: string[];
+  /** Served from the fetch cache rather than a live fetch; cachedAt is when the origin answered. */
+  cached: boolean;
+  cachedAt?: string;
   /** Internal, never on the wire: what the local index gets (only when the index is fed). */
   indexDoc?: IndexDocument;
   /** Internal: indexDoc is public by every sign (search/page-visibility.ts), so it may be shared. */
@@ -52,6 +55,10 @@ export interface UrlFailure {
 }
 
 export type UrlOutcome = UrlSuccess | UrlFailure;
+
+/** The cache fields of a success built from `source` (spec 2.5 `cached`, `cached_at`). */
+export const cacheState = (source: { live: boolean; fetchedAt?: Date }): Pick<UrlSuccess, "cached" | "cachedAt"> =>
+  source.live || !source.fetchedAt ? { cached: false } : { cached: true, cachedAt: source.fetchedAt.toISOString() };
 
 export const fail = (url: string, finalUrl: string, error: FetchErrorCode, extra: Partial<UrlFailure> = {}): UrlFailure => ({
   ok: false,

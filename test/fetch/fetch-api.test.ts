@@ -32,6 +32,11 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
     origin = await startOrigin({
       "/article": html(article("Ospreys", LONG), { "cache-control": "max-age=600" }),
       "/nocache": html(article("Fresh", LONG)),
+      "/flagged": html(article("Flagged", LONG)),
+      "/flagged.txt": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+        res.end("A plain text note about ospreys and their nests.");
+      },
       "/og": html(
         `<html lang="fr"><head><title>Tag title</title><meta property="og:title" content="OG title"><meta property="og:description" content="OG desc"><meta name="description" content="Meta desc"></head><body><article><p>${LONG.join(" ")}</p><p>Biologists who followed tagged birds for a decade describe in the <a href="/next">next chapter</a> how the young cross the Sahara alone, a journey <a href="https://other.example/x#frag">another study</a> confirmed; the <a href="/next">next chapter</a> also maps their wintering grounds in West Africa.<img src="/i.png" alt="An osprey"><img src="data:image/png;base64,AAAA" alt="inline"></p></article></body></html>`,
       ),
@@ -249,6 +254,51 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
     ctx.clock.advance(600_000);
     await fetchApi({ urls: [u("/article")], ttl: 30 });
     expect(origin.hits.get("/article")).toBe(articleHits + 1);
+  });
+
+  it("says whether a result came from the cache (cached, cached_at), for HTML and other documents", async () => {
+    for (const path of ["/flagged", "/flagged.txt"]) {
+      const first = await fetchApi({ urls: [u(path)], ttl: 0 });
+      expect(first.body.results[0]).toMatchObject({ cached: false, cached_at: null });
+      const fetchedAt = ctx.clock.now().toISOString();
+      const hits = origin.hits.get(path) ?? 0;
+      ctx.clock.advance(5_000);
+      const second = await fetchApi({ urls: [u(path)], ttl: 60 });
+      expect(origin.hits.get(path)).toBe(hits);
+      expect(second.body.results[0]).toMatchObject({ cached: true, cached_at: fetchedAt });
+      const omitted = await fetchApi({ urls: [u(path)] });
+      expect(omitted.body.results[0]).toMatchObject({ cached: true, cached_at: fetchedAt });
+      // Past the tolerance: live again, and the new entry's time from then on.
+      ctx.clock.advance(60_000);
+      const live = await fetchApi({ urls: [u(path)], ttl: 30 });
+      expect(origin.hits.get(path)).toBe(hits + 1);
+      expect(live.body.results[0]).toMatchObject({ cached: false, cached_at: null });
+      const after = await fetchApi({ urls: [u(path)] });
+      expect(after.body.results[0]).toMatchObject({ cached: true, cached_at: ctx.clock.now().toISOString() });
+    }
+    // Validators and conditional requests always go live.
+    const validated = await fetchApi({ urls: [u("/flagged")], include_etag_and_last_modified: true });
+    expect(validated.body.results[0]).toMatchObject({ cached: false, cached_at: null });
+  });
+
+  it("the cache is shared by URL across accounts (fetches carry no credentials) and says so to each", async () => {
+    const { key: a } = await ctx.newKey();
+    const { key: b } = await ctx.newKey();
+    const path = "/flagged?tenants";
+    const fromA = await fetchApi({ urls: [u(path)], ttl: 0 }, a);
+    expect(fromA.body.results[0]).toMatchObject({ cached: false, cached_at: null });
+    const fetchedAt = ctx.clock.now().toISOString();
+    ctx.clock.advance(1_000);
+    const hits = origin.hits.get(path) ?? 0;
+    const fromB = await fetchApi({ urls: [u(path)] }, b);
+    expect(origin.hits.get(path)).toBe(hits);
+    expect(fromB.body.results[0]).toMatchObject({ cached: true, cached_at: fetchedAt });
+    // B's own live fetch is live for B; each account's usage lists only its own fetches.
+    const liveB = await fetchApi({ urls: [u(path)], ttl: 0 }, b);
+    expect(liveB.body.results[0]).toMatchObject({ cached: false });
+    const usageA = (await (await ctx.call(a, "/fetch/usage")).json()) as { total: number };
+    const usageB = (await (await ctx.call(b, "/fetch/usage")).json()) as { total: number };
+    expect([usageA.total, usageB.total]).toEqual([1, 2]);
   });
 
   it("records one usage row per URL, grouped by request_id, listed newest first for the account only", async () => {

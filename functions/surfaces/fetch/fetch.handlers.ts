@@ -27,6 +27,8 @@ function resultToWire(t: TimedOutcome, format: "markdown" | "html" | "json") {
     ...(o.etag ? { etag: o.etag } : {}),
     ...(o.lastModified ? { last_modified: o.lastModified } : {}),
     ...(o.unmatchedSelectors ? { unmatched_selectors: o.unmatchedSelectors } : {}),
+    cached: o.cached,
+    cached_at: o.cachedAt ?? null,
     latency_ms: t.latencyMs,
     format,
   };

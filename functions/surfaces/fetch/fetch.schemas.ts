@@ -48,6 +48,14 @@ export const FetchResultSchema = z
       .array(z.string())
       .optional()
       .openapi({ description: "include_selectors entries that matched nothing (partial miss)." }),
+    cached: z.boolean().openapi({
+      description:
+        "True when the result was built from the fetch cache instead of a live fetch (see ttl). The cache is keyed by URL and shared by every account: fetches carry no credentials, so one account's fetch can answer another's.",
+    }),
+    cached_at: z.string().nullable().openapi({
+      description: "When the cached response was fetched from the origin (ISO 8601); null for a live fetch.",
+      example: "2026-11-26T17:42:05.120Z",
+    }),
     latency_ms: z.number().nullable(),
     format: z.enum(["markdown", "html", "json"]),
   })
