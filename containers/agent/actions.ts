@@ -178,8 +178,9 @@ async function select(
         `${describeEl(state, index)} has no option ${JSON.stringify(option)}; its options: ${res.options.join(" | ")}.`,
       );
     }
+    // Checked at once, before the settle: a drop-down whose change navigates leaves no element to ask afterwards.
+    const now = await h.evaluate((el) => (el as HTMLSelectElement).value).catch(() => res.value);
     const changed = await changes(session, page, before);
-    const now = await h.evaluate((el) => (el as HTMLSelectElement).value);
     if (now !== res.value) return fail(`Chose ${JSON.stringify(res.text)} in ${describeEl(state, index)} but the page reset it.`);
     return {
       ok: true,

@@ -54,7 +54,8 @@ export async function startSettleSite(): Promise<SettleSite> {
         `<a href="/slow-doc?ms=400">Slow document</a>
         <button onclick="fetch('/api/results?ms=150').then(() => { location.href = '/slow-doc?ms=100'; })">Check, then go</button>
         <a href="/slow-doc?ms=300" target="_blank">In a new tab</a>
-        <form method="post" action="/slow-doc?ms=200"><input name="q" value="x"><button>Send the form</button></form>`,
+        <form method="post" action="/slow-doc?ms=200"><input name="q" value="x"><button>Send the form</button></form>
+        <select aria-label="Jump to" onchange="location.href = '/slow-doc?ms=150'"><option>Stay</option><option>Go</option></select>`,
       ),
     ),
     "/spa": html(

@@ -60,7 +60,7 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
     expect(after).toContain("Result B");
   });
 
-  it("waits for a navigation the click starts (a slow document, a POST form, a fetch then location.href)", async () => {
+  it("waits for a navigation the click starts (a slow document, a POST form, a navigating drop-down, a fetch then location.href)", async () => {
     await open("/nav");
     const link = await clickNamed("Slow document");
     expect(link.res.message).toMatch(/navigated to .*\/slow-doc\?ms=400/);
@@ -70,6 +70,13 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
     const posted = await clickNamed("Send the form");
     expect(posted.res.message).toMatch(/navigated to .*\/slow-doc\?ms=200/);
     expect(posted.after).toContain("Arrived after 200 ms");
+    await open("/nav");
+    // A drop-down whose change navigates: the choice is verified before the page goes.
+    const jump = await readState(session.activePage(), false);
+    const box = jump.elements.find((e) => e.name === "Jump to");
+    const chosen = await executeAction(session, jump, { name: "select_option", index: box?.index ?? 0, option: "Go" });
+    expect(chosen).toMatchObject({ ok: true });
+    expect(chosen.message).toMatch(/Selected "Go" .*navigated to .*\/slow-doc\?ms=150/);
     await open("/nav");
     const chained = await clickNamed("Check, then go");
     expect(chained.res.message).toMatch(/navigated to .*\/slow-doc\?ms=100/);
