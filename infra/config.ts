@@ -56,7 +56,13 @@ export interface OspreyDeployProps {
   /** Host labels under the domain. */
   hosts: Record<Surface | "browser", string>;
   /** Lambda size and time limit per surface; timeouts follow what each one streams (README). */
-  functions: Record<Surface, FunctionSize> & { scaler: FunctionSize };
+  functions: Record<Surface, FunctionSize> & { scaler: FunctionSize; frontDoor: FunctionSize };
+  /**
+   * The browser sessions' front door (functions/edge/front-door.ts, infra/README.md): how long a
+   * `POST {browser_url}` that finds no container waits for one before its 503. Below CloudFront's
+   * origin timeout and the function's own.
+   */
+  frontDoor: { waitSeconds: number };
   /** How long CloudFront waits for bytes from an origin (60 s unless AWS raised the quota, up to 180 s). */
   originReadTimeoutSeconds: number;
   containers: {
@@ -134,7 +140,10 @@ export const defaultProps: OspreyDeployProps = {
     fetch: { memoryMb: 2048, timeoutSeconds: 180 },
     search: { memoryMb: 1024, timeoutSeconds: 30 },
     scaler: { memoryMb: 256, timeoutSeconds: 30 },
+    // Waits up to frontDoor.waitSeconds for a container, then forwards one small request.
+    frontDoor: { memoryMb: 256, timeoutSeconds: 60 },
   },
+  frontDoor: { waitSeconds: 45 },
   originReadTimeoutSeconds: 60,
   containers: {
     cpu: 2048,
@@ -201,6 +210,16 @@ export function propsProblems(p: OspreyDeployProps): string[] {
     out.push("originReadTimeoutSeconds must be between 1 and 180");
   if (p.domain && !/^arn:aws[a-z-]*:acm:us-east-1:/.test(p.domain.certificateArn))
     out.push("domain.certificateArn must be an ACM certificate in us-east-1 (CloudFront's region)");
+  const wait = p.frontDoor.waitSeconds;
+  if (
+    !Number.isInteger(wait) ||
+    wait < 1 ||
+    wait >= p.originReadTimeoutSeconds ||
+    wait + 10 > p.functions.frontDoor.timeoutSeconds
+  )
+    out.push(
+      "frontDoor.waitSeconds must be at least 1, below originReadTimeoutSeconds, and 10 s below functions.frontDoor.timeoutSeconds",
+    );
   if (p.functions.agent.timeoutSeconds > 900) out.push("functions.agent.timeoutSeconds must be at most 900 (Lambda's limit)");
   const db = p.database;
   if (db.kind === "rds") {

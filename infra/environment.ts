@@ -51,7 +51,7 @@ const secretEnv = (pairs: Array<[string, ISecret | null]>): string =>
     .join(",");
 
 /** Which secrets each function reads (and is granted). */
-export function functionSecrets(surface: Surface | "scaler", r: SharedResources): Array<[string, ISecret | null]> {
+export function functionSecrets(surface: Surface | "scaler" | "front-door", r: SharedResources): Array<[string, ISecret | null]> {
   const s = r.secrets;
   switch (surface) {
     // The key opens vault and profile states; the model key only lets run admission see that a
@@ -69,6 +69,8 @@ export function functionSecrets(surface: Surface | "scaler", r: SharedResources)
       ];
     case "search":
     case "scaler":
+    // The front door reads API keys only; its bypass value is its own secret (frontDoorEnvironment).
+    case "front-door":
       return [["DATABASE_URL", s.databaseUrl]];
   }
 }
@@ -129,6 +131,24 @@ export function scalerEnvironment(
     OSPREY_SCALER_MAX_TASKS: String(c.maxTasks),
     OSPREY_WORKER_CONCURRENCY: String(c.runSlots),
     OSPREY_BROWSER_MAX_SESSIONS: String(c.sessionSlots),
+  };
+}
+
+/** The front door's variables (functions/edge/front-door-app.ts frontDoorSettings). */
+export function frontDoorEnvironment(
+  deploy: OspreyDeployProps,
+  r: SharedResources,
+  door: { origin: string; bypassSecret: ISecret; scalerFunctionName: string },
+): Record<string, string> {
+  return {
+    NODE_OPTIONS: "--enable-source-maps",
+    OSPREY_LOG_LEVEL: deploy.logLevel,
+    ...lambdaDatabaseEnv(deploy),
+    OSPREY_SECRET_ENV: secretEnv([...functionSecrets("front-door", r), ["OSPREY_FRONT_DOOR_SECRET", door.bypassSecret]]),
+    OSPREY_FRONT_DOOR_ORIGIN: door.origin,
+    OSPREY_FRONT_DOOR_WAIT_SECONDS: String(deploy.frontDoor.waitSeconds),
+    OSPREY_FRONT_DOOR_HEALTH_PATH: "/healthz",
+    OSPREY_SCALER_FUNCTION: door.scalerFunctionName,
   };
 }
 

@@ -51,6 +51,12 @@ export function buildOsprey(app: App, deploy: OspreyDeployProps) {
       rendererUrl: network.rendererUrl,
       scalerFunctionName: scalerFunctionName(deploy),
       placement,
+      browserFrontDoor: {
+        listener: network.listener,
+        browserTargets: network.browserTargets,
+        loadBalancerDnsName: network.loadBalancer.loadBalancerDnsName,
+        originSecret: network.originSecret,
+      },
     },
     stackProps,
   );

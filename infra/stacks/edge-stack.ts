@@ -19,6 +19,7 @@ import type { Construct } from "constructs";
 import { type OspreyDeployProps, S3_PREFIXES, type Surface } from "../config.ts";
 import { functionEnvironment, functionSecrets, type SharedResources } from "../environment.ts";
 import { functionCode } from "../function-code.ts";
+import { FrontDoor, type FrontDoorInputs } from "./front-door.ts";
 import { hostRecords, hostUrl } from "./hosts.ts";
 
 export const EDGE_SURFACES: readonly Surface[] = ["agent", "fetch", "search"];
@@ -32,6 +33,8 @@ export interface EdgeStackInputs {
   scalerFunctionName: string;
   /** RDS only: the functions run in the VPC's private subnets (out through the NAT gateway) with this group. */
   placement: FunctionPlacement | null;
+  /** The browser sessions' front door on the network stack's load balancer (front-door.ts). */
+  browserFrontDoor: Pick<FrontDoorInputs, "listener" | "browserTargets" | "loadBalancerDnsName" | "originSecret">;
 }
 
 export interface FunctionPlacement {
@@ -54,12 +57,14 @@ export const vpcSettings = (placement: FunctionPlacement | null) =>
  * Node 22, the bundles' target), each behind a function URL in RESPONSE_STREAM mode (long answers
  * stream past API Gateway's 29 s cap) and a CloudFront distribution that is the surface's host.
  * The browser surface is not a function here: its CDP websockets outlive any invocation, so
- * {browser_url} is the containers' load balancer (network-stack.ts).
+ * {browser_url} is the containers' load balancer (network-stack.ts); only its session creation,
+ * `POST /`, comes here, to the front door (front-door.ts), which can start a container from zero.
  */
 export class EdgeStack extends Stack {
   readonly functions: Record<Surface, LambdaFunction>;
   readonly hosts: Record<Surface, Distribution>;
   readonly urls: Record<Surface, string>;
+  readonly frontDoor: FrontDoor;
 
   constructor(scope: Construct, id: string, deploy: OspreyDeployProps, inputs: EdgeStackInputs, props: StackProps = {}) {
     super(scope, id, { ...props, description: "Osprey: the agent, fetch and search functions and their hosts" });
@@ -130,6 +135,12 @@ export class EdgeStack extends Stack {
         resources: [bucket.arnForObjects(`${S3_PREFIXES.fetchCache}/*`)],
       }),
     );
+    this.frontDoor = new FrontDoor(this, "FrontDoor", deploy, {
+      ...inputs.browserFrontDoor,
+      shared,
+      scalerFunctionName: inputs.scalerFunctionName,
+      placement: inputs.placement,
+    });
     this.functions = fns;
     this.hosts = hosts;
     this.urls = urls;

@@ -12,6 +12,7 @@ import {
 import { LoadBalancerV2Origin } from "aws-cdk-lib/aws-cloudfront-origins";
 import { GatewayVpcEndpointAwsService, Peer, Port, SecurityGroup, SubnetType, Vpc } from "aws-cdk-lib/aws-ec2";
 import {
+  type ApplicationListener,
   ApplicationLoadBalancer,
   ApplicationProtocol,
   ApplicationTargetGroup,
@@ -46,6 +47,11 @@ export class NetworkStack extends Stack {
   /** The functions' security group (RDS only: the database admits it); null with Neon (functions outside the VPC). */
   readonly functionsSecurityGroup: SecurityGroup | null;
   readonly loadBalancerSecurityGroup: SecurityGroup;
+  readonly loadBalancer: ApplicationLoadBalancer;
+  /** The HTTP listener; the edge stack adds the front door's two rules (priorities 14 and 16, between Render and Browser). */
+  readonly listener: ApplicationListener;
+  /** The value of ORIGIN_HEADER that CloudFront sends (the stack's GUID). */
+  readonly originSecret: string;
   readonly browserTargets: ApplicationTargetGroup;
   readonly renderTargets: ApplicationTargetGroup;
   readonly browserHost: Distribution;
@@ -95,12 +101,15 @@ export class NetworkStack extends Stack {
     });
     // The stack's own GUID: known to the account, not guessable from outside, stable across updates.
     const originSecret = Fn.select(2, Fn.split("/", this.stackId));
+    this.loadBalancer = alb;
+    this.originSecret = originSecret;
     const listener = alb.addListener("Http", {
       port: 80,
       protocol: ApplicationProtocol.HTTP,
       open: false,
       defaultAction: ListenerAction.fixedResponse(403, { contentType: "text/plain", messageBody: "Forbidden" }),
     });
+    this.listener = listener;
     const targets = (cid: string, port: number) =>
       new ApplicationTargetGroup(this, cid, {
         vpc: this.vpc,
@@ -125,6 +134,7 @@ export class NetworkStack extends Stack {
       conditions: [ListenerCondition.httpHeader(ORIGIN_HEADER, [originSecret]), ListenerCondition.pathPatterns([RENDER_PATH])],
       action: ListenerAction.forward([this.renderTargets]),
     });
+    // Priorities 14 (the front door's bypass) and 16 (POST / to the front door) are the edge stack's.
     listener.addAction("Browser", {
       priority: 20,
       conditions: [ListenerCondition.httpHeader(ORIGIN_HEADER, [originSecret])],

@@ -7,7 +7,7 @@ import path from "node:path";
  */
 export function stubBundles(functionsDir: string): void {
   mkdirSync(path.join(functionsDir, "chunks"), { recursive: true });
-  for (const name of ["agent", "search", "browser", "scaler"])
+  for (const name of ["agent", "search", "browser", "scaler", "front-door"])
     writeFileSync(path.join(functionsDir, `${name}.mjs`), "export const handler = async () => ({ statusCode: 200 });\n");
   writeFileSync(path.join(functionsDir, "fetch.mjs"), 'import "./chunks/chunk-AAAABBBB.mjs";\nexport const handler = 1;\n');
   writeFileSync(path.join(functionsDir, "chunks/chunk-AAAABBBB.mjs"), 'export const x = () => import("./pdfjs-CCCCDDDD.mjs");\n');

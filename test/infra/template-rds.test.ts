@@ -135,9 +135,10 @@ describe("RDS: the instance", () => {
 });
 
 describe("RDS: the functions", () => {
-  it("every function (agent, fetch, search, scaler) runs in the private subnets with the functions' group; with Neon none is in a VPC", () => {
+  it("every function (agent, fetch, search, scaler, the browser front door) runs in the private subnets with the functions' group; with Neon none is in a VPC", () => {
     const fns = functionsOf(rds);
-    expect(fns).toHaveLength(4);
+    expect(fns).toHaveLength(5);
+    expect(fns.map(([, fn]) => fn.Properties?.Handler)).toContain("front-door.handler");
     for (const [id, fn] of fns) {
       const vpc = fn.Properties?.VpcConfig as { SubnetIds: unknown; SecurityGroupIds: unknown } | undefined;
       expect(vpc, id).toBeDefined();

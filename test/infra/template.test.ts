@@ -27,7 +27,7 @@ const MAX_RECEIVES = Number(
 
 function stubBundles(functionsDir: string): void {
   mkdirSync(path.join(functionsDir, "chunks"), { recursive: true });
-  for (const name of ["agent", "search", "browser", "scaler"])
+  for (const name of ["agent", "search", "browser", "scaler", "front-door"])
     writeFileSync(path.join(functionsDir, `${name}.mjs`), "export const handler = async () => ({ statusCode: 200 });\n");
   writeFileSync(path.join(functionsDir, "fetch.mjs"), 'import "./chunks/chunk-AAAABBBB.mjs";\nexport const handler = 1;\n');
   writeFileSync(path.join(functionsDir, "chunks/chunk-AAAABBBB.mjs"), 'export const x = () => import("./pdfjs-CCCCDDDD.mjs");\n');
@@ -125,7 +125,12 @@ describe("storage", () => {
 describe("edge functions", () => {
   it("one ARM64 Node 22 function per surface, each behind a RESPONSE_STREAM function URL and a CloudFront host", () => {
     const fns = resources("edge", "AWS::Lambda::Function");
-    expect(fns.map(([, r]) => r.Properties?.Handler).sort()).toEqual(["agent.handler", "fetch.handler", "search.handler"]);
+    expect(fns.map(([, r]) => r.Properties?.Handler).sort()).toEqual([
+      "agent.handler",
+      "fetch.handler",
+      "front-door.handler",
+      "search.handler",
+    ]);
     for (const [, r] of fns) expect(r.Properties).toMatchObject({ Architectures: ["arm64"], Runtime: "nodejs22.x" });
     const urls = resources("edge", "AWS::Lambda::Url");
     expect(urls).toHaveLength(3);
@@ -153,7 +158,12 @@ describe("edge functions", () => {
         return files.sort().join(" ");
       })
       .sort();
-    expect(contents).toEqual(["agent.mjs", "chunks/chunk-AAAABBBB.mjs chunks/pdfjs-CCCCDDDD.mjs fetch.mjs", "search.mjs"]);
+    expect(contents).toEqual([
+      "agent.mjs",
+      "chunks/chunk-AAAABBBB.mjs chunks/pdfjs-CCCCDDDD.mjs fetch.mjs",
+      "front-door.mjs",
+      "search.mjs",
+    ]);
   });
 
   it("environments: the names functions/config parses, secrets named (never valued), the right prefix per writer", () => {
@@ -348,6 +358,96 @@ describe("network", () => {
       TargetType: "ip",
     });
     expect(resources("network", "AWS::EC2::NatGateway")).toHaveLength(0);
+  });
+});
+
+describe("the browser sessions' front door", () => {
+  const rules = () =>
+    resources("edge", "AWS::ElasticLoadBalancingV2::ListenerRule").map(([id, r]) => ({
+      id,
+      priority: r.Properties?.Priority as number,
+      conditions: r.Properties?.Conditions as Array<Record<string, unknown>>,
+      target: JSON.stringify(r.Properties?.Actions),
+    }));
+
+  it("an ARM64 function, small, timed above its wait (itself below CloudFront's origin timeout), behind a Lambda target group", () => {
+    const [[, fn] = ["", {} as Resource]] = resources("edge", "AWS::Lambda::Function").filter(
+      ([, r]) => r.Properties?.Handler === "front-door.handler",
+    );
+    expect(fn.Properties).toMatchObject({ Architectures: ["arm64"], Runtime: "nodejs22.x", MemorySize: 256, Timeout: 60 });
+    expect(fn.Properties?.ReservedConcurrentExecutions).toBeUndefined();
+    const env = (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables ?? {};
+    expect(env).toMatchObject({
+      OSPREY_FRONT_DOOR_WAIT_SECONDS: "45",
+      OSPREY_FRONT_DOOR_HEALTH_PATH: "/healthz",
+      OSPREY_SCALER_FUNCTION: "osprey-scaler",
+    });
+    expect(Number(env.OSPREY_FRONT_DOOR_WAIT_SECONDS)).toBeLessThan(defaultProps.originReadTimeoutSeconds);
+    expect(JSON.stringify(env.OSPREY_FRONT_DOOR_ORIGIN)).toMatch(/http:\/\/.*Balancer.*DNSName/);
+    // The bypass value is read from its secret at the first request, never set as a value.
+    expect(JSON.stringify(env.OSPREY_SECRET_ENV)).toMatch(/DATABASE_URL=.*,OSPREY_FRONT_DOOR_SECRET=.*FrontDoorBypass/);
+    expect(env.OSPREY_FRONT_DOOR_SECRET).toBeUndefined();
+    t("edge").hasResourceProperties("AWS::ElasticLoadBalancingV2::TargetGroup", { TargetType: "lambda" });
+    t("edge").hasResourceProperties("AWS::Lambda::Permission", {
+      Action: "lambda:InvokeFunction",
+      Principal: "elasticloadbalancing.amazonaws.com",
+    });
+    t("edge").hasResourceProperties("AWS::SecretsManager::Secret", {
+      GenerateSecretString: Match.objectLike({ ExcludePunctuation: true, PasswordLength: 48 }),
+    });
+  });
+
+  it("listener rules in order: render (10), the bypass header to the containers (14), POST / to the front door (16), the rest to the containers (20)", () => {
+    const network = resources("network", "AWS::ElasticLoadBalancingV2::ListenerRule").map(([, r]) => r.Properties?.Priority);
+    expect(network.sort()).toEqual([10, 20]);
+    const [bypass, door] = rules().sort((a, b) => a.priority - b.priority);
+    expect(bypass?.priority).toBe(14);
+    expect(bypass?.conditions).toEqual([
+      { Field: "http-header", HttpHeaderConfig: { HttpHeaderName: "x-osprey-bypass", Values: [expect.anything()] } },
+    ]);
+    // CloudFormation resolves the secret at deploy: the template holds a reference, not the value.
+    expect(JSON.stringify(bypass?.conditions)).toMatch(/\{\{resolve:secretsmanager:.*FrontDoorBypass.*:SecretString:::\}\}/);
+    expect(bypass?.target).toMatch(/BrowserTargets/);
+    expect(door?.priority).toBe(16);
+    expect(door?.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Field: "http-header",
+          HttpHeaderConfig: expect.objectContaining({ HttpHeaderName: "x-osprey-origin" }),
+        }),
+        { Field: "http-request-method", HttpRequestMethodConfig: { Values: ["POST"] } },
+        { Field: "path-pattern", PathPatternConfig: { Values: ["/"] } },
+      ]),
+    );
+    expect(door?.target).toMatch(/FrontDoorTargets/);
+  });
+
+  it("reads only its own secrets and invokes only the scaler", () => {
+    const policies = resources("edge", "AWS::IAM::Policy").filter(([id]) => id.startsWith("FrontDoor"));
+    expect(policies).toHaveLength(1);
+    const statements =
+      (policies[0]?.[1].Properties?.PolicyDocument as { Statement: Array<Record<string, unknown>> } | undefined)?.Statement ?? [];
+    const doc = JSON.stringify(statements);
+    expect(doc).toContain("DatabaseUrl");
+    expect(doc).toContain("FrontDoorBypass");
+    expect(doc).not.toMatch(/VaultKey|RenderSecret|LlmApiKey/);
+    const invoke = statements.filter((st) => JSON.stringify(st.Action).includes("lambda:"));
+    expect(invoke).toHaveLength(1);
+    expect(invoke[0]?.Action).toBe("lambda:InvokeFunction");
+    expect(JSON.stringify(invoke[0]?.Resource)).toMatch(/:function:osprey-scaler"/);
+    // And no other function may read the bypass secret.
+    for (const [id, p] of resources("edge", "AWS::IAM::Policy"))
+      if (!id.startsWith("FrontDoor")) expect(JSON.stringify(p.Properties), id).not.toContain("FrontDoorBypass");
+  });
+
+  it("the wait is checked against CloudFront's origin timeout and the function's", () => {
+    expect(() => propsFromContext(() => undefined, { ...defaultProps, frontDoor: { waitSeconds: 60 } })).toThrow(/waitSeconds/);
+    expect(() =>
+      propsFromContext(() => undefined, {
+        ...defaultProps,
+        functions: { ...defaultProps.functions, frontDoor: { memoryMb: 256, timeoutSeconds: 40 } },
+      }),
+    ).toThrow(/waitSeconds/);
   });
 });
 
