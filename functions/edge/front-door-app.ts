@@ -10,7 +10,7 @@ import { errorHandler } from "../http/error-handler.ts";
 import { requireApiKey } from "../http/middleware/auth.ts";
 import { requestId } from "../http/middleware/request-id.ts";
 import { AppError } from "../lib/app-error.ts";
-import type { IdGenerator } from "../lib/ids.ts";
+import { defaultIds, type IdGenerator } from "../lib/ids.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { lambdaNudge } from "../scaler/capacity-nudge.ts";
 import type { ApiKeyService } from "../services/api-key.service.ts";
@@ -150,6 +150,7 @@ export function frontDoorEdgeApp(env: Record<string, string | undefined>, option
       logger.error("front door cannot start", { error: err instanceof Error ? err.message : String(err) });
       const broken = createRouter();
       broken.onError(errorHandler(logger));
+      broken.use("*", requestId(defaultIds));
       broken.all("*", () => {
         throw err;
       });

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { ECSClient } from "@aws-sdk/client-ecs";
 import { handle } from "hono/aws-lambda";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { bundleSurface } from "../../functions/build/build-edge.ts";
 import { createFrontDoor } from "../../functions/edge/front-door.ts";
 import { BYPASS_HEADER, frontDoorApp, frontDoorSettings } from "../../functions/edge/front-door-app.ts";
 import { systemClock } from "../../functions/lib/clock.ts";
@@ -330,4 +334,26 @@ describe("the session front door (ALB events, a local balancer + containers, the
       expect(String(err)).not.toContain(BYPASS);
     }
   });
+
+  it("its bundle carries nothing the edge must not, and answers an ALB event without its settings with a 500 body, never a crash", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "osprey-front-door-"));
+    try {
+      const report = await bundleSurface("front-door", out);
+      expect(report.forbidden).toEqual([]);
+      const saved = { DATABASE_URL: process.env.DATABASE_URL, OSPREY_FRONT_DOOR_ORIGIN: process.env.OSPREY_FRONT_DOOR_ORIGIN };
+      delete process.env.DATABASE_URL;
+      delete process.env.OSPREY_FRONT_DOOR_ORIGIN;
+      try {
+        const { handler } = (await import(report.file)) as { handler: (e: unknown, c: unknown) => Promise<AlbResult> };
+        const res = await handler(post("{}"), {});
+        expect(res.statusCode).toBe(500);
+        expect(JSON.parse(res.body)).toMatchObject({ error: { code: "INTERNAL_ERROR" } });
+        expect(res.body).not.toContain("OSPREY_FRONT_DOOR");
+      } finally {
+        for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
