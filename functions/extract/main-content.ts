@@ -14,6 +14,7 @@
  */
 import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
+import { postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
@@ -70,6 +71,8 @@ export function extractMainContent(document: Document, url: string): MainContent
       article = articleLike;
     }
   }
+  // A thread of short posts can score no higher than the page around it: the posts say where it is.
+  if (discussion && root === body) root = postsRoot(body, stats) ?? root;
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
   if (product && !articleLike) dropBuyBox(chosen, stats);

@@ -60,6 +60,23 @@ describe("main content by page type", () => {
     expect(text(html)).toContain("how the noscript works");
   });
 
+  it("thread of short posts that scores no higher than the page: the posts' container, not the whole page", () => {
+    const chrome = Array.from(
+      { length: 8 },
+      (_, i) => `<p>Install the app on your phone, step ${i}: tap the share icon, then add to the home screen, then confirm.</p>`,
+    ).join("");
+    const post = (who: string, words: string) =>
+      `<article class="entry"><div class="entry__author">${who}</div><div class="entry__post"><p>${words}</p></div></article>`;
+    const html = `<html><body><div class="install-help">${chrome}</div><div class="thread">
+      ${post("ron", "Hi, I would like to know the roadmap for future releases of the product. Thanks!")}
+      ${post("paul", "For more insight into the roadmap, check whether you can join the partner circle.")}
+      ${post("ana", "Same question here; the changelog only lists changes to released versions.")}
+      </div></body></html>`;
+    const t = text(html, "https://forum.example.com/topic/123-roadmap/");
+    for (const want of ["roadmap for future releases", "partner circle", "changelog only lists"]) expect(t).toContain(want);
+    expect(t).not.toContain("Install the app");
+  });
+
   it("keeps a page hidden by class or aria-hidden until its scripts run; drops a small hidden block", () => {
     for (const attrs of ['class="root hide"', 'class="page hidden"', 'aria-hidden="true"']) {
       const html = `<html><body><div class="preloader hide"></div><div ${attrs}><main>${para("hidden page", 4)}${para("reveal", 3)}</main>
