@@ -197,6 +197,19 @@ function runWcxb(verbose: boolean, which: string) {
     `${"all (macro)".padEnd(14)}  ${f3(tot.p / tot.n)}  ${f3(tot.r / tot.n)}  ${f3(tot.f1 / tot.n)}  ${((100 * tot.w) / Math.max(1, tot.nw)).toFixed(1).padStart(5)}   ${((100 * tot.wo) / Math.max(1, tot.nwo)).toFixed(1).padStart(5)}      ${which === "subset" ? `Readability.js+linkedom on this subset: ${READABILITY_WCXB} ` : ""}(ours ${(tot.f1 / tot.n).toFixed(4)})`,
   );
   out(`per-page mean F1 with the title heading in front (as rendered): ${(titledF1 / ids.length).toFixed(4)}`);
+  // Per page type on each half by id hash: the tuning half beside the held-out one.
+  if (which === "all") {
+    out("page type       even half F1 (n)     odd half F1 (n)");
+    for (const type of [...TYPES, "all"]) {
+      const cell = (half: string) => {
+        const xs = all.filter((x) => (type === "all" || x.type === type) && idHalf(x.id) === half);
+        return `${f3(xs.reduce((a, x) => a + x.f1, 0) / Math.max(1, xs.length))} (${xs.length})`.padEnd(20);
+      };
+      out(`${type.padEnd(14)}  ${cell("even")} ${cell("odd")}`);
+    }
+  }
+  const empty = all.filter((x) => x.p === 0 && x.r === 0).length;
+  out(`pages with no overlap at all (empty extraction or none of the ground truth): ${empty}`);
   if (verbose) {
     for (const type of TYPES) {
       const worst = all
