@@ -51,6 +51,10 @@ const BENCHES: Record<string, { describe: string; run: () => Promise<void> }> = 
       "CLI start: --help and keys list with no server (PGlite) and beside one (admin socket), and a first start, beside node -e 0",
     run: () => import("./cli.bench.ts").then((m) => m.cliBench()),
   },
+  "front-door": {
+    describe: "the browser session front door's warm path (key + probe + forward) beside a direct request to the origin",
+    run: () => import("./front-door.bench.ts").then((m) => m.frontDoorBench()),
+  },
   "fetch-load": {
     describe: "event-loop delay while 10-URL batches of the largest benchmark pages are fetched",
     run: () => import("./fetch-load.bench.ts").then((m) => m.fetchLoadBench()),
