@@ -137,7 +137,7 @@ export async function openEdgeRoot(env: Record<string, string | undefined>): Pro
 }
 
 /** The app that answers when the root cannot be built (a bad setting): a 500 with the spec body; the cause is logged. */
-function brokenApp(err: unknown, logger: Logger): OpenAPIHono<AppEnv> {
+export function brokenApp(err: unknown, logger: Logger): OpenAPIHono<AppEnv> {
   const app = createRouter();
   app.onError(errorHandler(logger));
   app.use("*", requestId(defaultIds));

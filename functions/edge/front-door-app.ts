@@ -10,11 +10,11 @@ import { errorHandler } from "../http/error-handler.ts";
 import { requireApiKey } from "../http/middleware/auth.ts";
 import { requestId } from "../http/middleware/request-id.ts";
 import { AppError } from "../lib/app-error.ts";
-import { defaultIds, type IdGenerator } from "../lib/ids.ts";
+import type { IdGenerator } from "../lib/ids.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { lambdaNudge } from "../scaler/capacity-nudge.ts";
 import type { ApiKeyService } from "../services/api-key.service.ts";
-import { type EdgeRoot, openEdgeRoot } from "./edge-root.ts";
+import { brokenApp, type EdgeRoot, openEdgeRoot } from "./edge-root.ts";
 import { createFrontDoor, type FrontDoor } from "./front-door.ts";
 
 /**
@@ -148,13 +148,7 @@ export function frontDoorEdgeApp(env: Record<string, string | undefined>, option
     })().catch((err: unknown) => {
       const logger = createLogger("info");
       logger.error("front door cannot start", { error: err instanceof Error ? err.message : String(err) });
-      const broken = createRouter();
-      broken.onError(errorHandler(logger));
-      broken.use("*", requestId(defaultIds));
-      broken.all("*", () => {
-        throw err;
-      });
-      return broken;
+      return brokenApp(err, logger);
     });
     return inner;
   };
