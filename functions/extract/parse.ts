@@ -8,13 +8,20 @@ import { parseHTML } from "linkedom";
  * document for pages with markup before the doctype (a stray <script> or <style> first); such
  * pages are parsed again from a normalised skeleton: head content in <head>, everything else in
  * one <body>.
+ *
+ * A `<![CDATA[` in HTML content (outside SVG and MathML) is, for a browser, a bogus comment that
+ * ends at the next `>`; the parser reads it as a comment up to `]]>`, so one stray marker (some
+ * forum themes print an unclosed one after <body>) hides the rest of the page. The markers (and
+ * `]]>`) outside scripts, styles and foreign elements are dropped before parsing and the text
+ * between them kept: cutting to the next `>` as a browser does could cut into a real comment.
  */
 export function parseDocument(html: string): Document {
   const start = html.slice(0, 65536);
-  const source =
+  const wrapped =
     /<html[\s>]/i.test(start) || /<body[\s>]/i.test(start)
       ? html
       : `<!doctype html><html><head></head><body>${html}</body></html>`;
+  const source = html.includes("<![CDATA[") ? dropHtmlCdata(wrapped) : wrapped;
   const doc = parseHTML(source).document as unknown as Document;
   return isWellFormed(doc) ? doc : (parseHTML(normalise(source)).document as unknown as Document);
 }
@@ -49,4 +56,19 @@ function normalise(source: string): string {
     rest = `${before}${source.slice(headClose).replace(/^<\/head\s*>/i, "")}`;
   }
   return `<!doctype html><html${htmlAttrs}><head>${strip(head)}</head><body${bodyAttrs}>${strip(rest)}</body></html>`;
+}
+
+/** Raw-text elements (their content is not markup) and the CDATA markers outside them. */
+const RAW_TEXT = /<(script|style|textarea|svg|math)\b[\s\S]*?<\/\1\s*>/gi;
+const HTML_CDATA = /<!\[CDATA\[|\]\]>/g;
+
+/** Drops the CDATA markers outside raw-text and foreign elements. */
+function dropHtmlCdata(source: string): string {
+  let out = "";
+  let last = 0;
+  for (const m of source.matchAll(RAW_TEXT)) {
+    out += source.slice(last, m.index).replace(HTML_CDATA, "") + m[0];
+    last = m.index + m[0].length;
+  }
+  return out + source.slice(last).replace(HTML_CDATA, "");
 }

@@ -19,6 +19,17 @@ describe("parseDocument", () => {
     expect(doc.body?.textContent).toContain("Body text");
     expect(doc.querySelector("title")?.textContent).toBe("t");
   });
+  it("keeps the page after a stray <![CDATA[ marker in the body; leaves CDATA in scripts alone", () => {
+    const doc = parseDocument(
+      "<!doctype html><html><head><title>t</title></head><body>\n<![CDATA[\n<div id=top></div>" +
+        "<div class=thread><p>First post text</p><p>Second post text</p></div>" +
+        "<script>//<![CDATA[\nvar a = 1;\n//]]></script></body></html>",
+    );
+    expect(doc.body?.textContent).toContain("First post text");
+    expect(doc.body?.textContent).toContain("Second post text");
+    expect(doc.body?.textContent?.split("First post")[0]).not.toContain("CDATA[");
+    expect(doc.querySelector("script")?.textContent).toContain("//<![CDATA[");
+  });
   it("recovers the page when a <style> or <script> precedes the doctype", () => {
     for (const lead of ["<style>#x{display:none}</style>\n\n", "<script>var a = 1;</script>\n"]) {
       const doc = parseDocument(
