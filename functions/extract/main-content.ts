@@ -40,12 +40,15 @@ export interface MainContent {
 export function extractMainContent(document: Document, url: string): MainContent | null {
   const body = document.body ?? document.documentElement;
   if (!body) return null;
-  const { discussion, article: articleLike, product, collection } = pageKind(document, url);
+  const kind = pageKind(document, url);
+  const { article: articleLike, product, collection } = kind;
   // Before pruning: page headers, where the headline often sits, are pruned as furniture.
   const titleHeading = findTitleHeading(document, body, url);
   placeStreamedContent(body);
   const { comments } = pruneDocument(body);
-  // Comment sections go, except on discussion pages where the posts are the content.
+  // Comment sections go, except on discussion pages where the posts are the content, and pages
+  // that are nothing but their comments (a link aggregator's story page: a link and its thread).
+  const discussion = kind.discussion || onlyComments(body, comments);
   if (!discussion) for (const c of comments) c.remove();
   const stats = scoreTree(body);
   const shopGrid = collection && !product && !discussion;
@@ -83,6 +86,16 @@ export function extractMainContent(document: Document, url: string): MainContent
   });
   const found = textStats(chosen).chars > 0 ? chosen : body;
   return { root: found, title: titleForRoot(titleHeading, found, stats) };
+}
+
+/** Text outside the comment sections below which the comments are the page. */
+const BARE_PAGE_CHARS = 200;
+
+function onlyComments(body: Element, comments: Element[]): boolean {
+  if (comments.length === 0) return false;
+  const inComments = comments.reduce((n, c) => n + textStats(c).chars, 0);
+  const outside = textStats(body).chars - inComments;
+  return outside < BARE_PAGE_CHARS && inComments > 2 * BARE_PAGE_CHARS;
 }
 
 function fallbackRoot(document: Document, body: Element): Element {

@@ -94,6 +94,26 @@ describe("main content by page type", () => {
     expect(t).not.toContain("Secret tracking text");
   });
 
+  it("a page that is a link and its comment thread keeps the comments (no forum URL or markup)", () => {
+    const reply = (who: string, topic: string) =>
+      `<li class="comment"><a href="/u/${who}">${who}</a><div class="comment_text">${para(topic)}</div></li>`;
+    const html = `<html><body><header><a href="/">Home</a> <a href="/new">New</a></header>
+      <div class="story"><a href="https://example.org/post">Project goals for 2024</a> <a href="/u/ann">ann</a></div>
+      <ol class="comments">${reply("bob", "borrow checker")}${reply("cat", "async runtime")}${reply("dan", "macro system")}</ol>
+      <footer><a href="/about">About</a></footer></body></html>`;
+    const t = text(html, "https://links.example.com/s/abc123/project_goals_for_2024");
+    for (const topic of ["borrow checker", "async runtime", "macro system"]) expect(t).toContain(`how the ${topic} works`);
+  });
+
+  it("an article with a long comment section still drops the comments", () => {
+    const reply = (topic: string) => `<li class="comment">${para(topic)}</li>`;
+    const html = `<html><body><div class="post"><h1>Canyons</h1>${para("canyon")}${para("erosion")}</div>
+      <ol class="comments">${reply("tent")}${reply("stove")}${reply("kayak")}${reply("bike")}</ol></body></html>`;
+    const t = text(html, "https://example.com/2024/05/canyons");
+    expect(t).toContain("how the canyon works");
+    expect(t).not.toContain("how the kayak works");
+  });
+
   it("never returns nothing while the page has text", () => {
     expect(text("<html><body><div>Just one short line.</div></body></html>")).toBe("Just one short line.");
     // Furniture-only pages keep their furniture rather than come back empty.
