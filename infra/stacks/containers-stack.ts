@@ -33,7 +33,7 @@ import {
 } from "../environment.ts";
 import { functionCode } from "../function-code.ts";
 import { POSTGRES_PORT } from "./data-stack.ts";
-import { type FunctionPlacement, vpcSettings } from "./edge-stack.ts";
+import { type FunctionPlacement, vpcSettings } from "./placement.ts";
 
 export interface ContainersStackInputs {
   shared: SharedResources;

@@ -9,7 +9,6 @@ import {
   ViewerProtocolPolicy,
 } from "aws-cdk-lib/aws-cloudfront";
 import { FunctionUrlOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
-import { type SecurityGroup, SubnetType, type Vpc } from "aws-cdk-lib/aws-ec2";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { Architecture, FunctionUrlAuthType, InvokeMode, Function as LambdaFunction, Runtime } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
@@ -21,6 +20,7 @@ import { functionEnvironment, functionSecrets, type SharedResources } from "../e
 import { functionCode } from "../function-code.ts";
 import { FrontDoor, type FrontDoorInputs } from "./front-door.ts";
 import { hostRecords, hostUrl } from "./hosts.ts";
+import { type FunctionPlacement, vpcSettings } from "./placement.ts";
 
 export const EDGE_SURFACES: readonly Surface[] = ["agent", "fetch", "search"];
 
@@ -36,21 +36,6 @@ export interface EdgeStackInputs {
   /** The browser sessions' front door on the network stack's load balancer (front-door.ts). */
   browserFrontDoor: Pick<FrontDoorInputs, "listener" | "browserTargets" | "loadBalancerDnsName" | "originSecret">;
 }
-
-export interface FunctionPlacement {
-  vpc: Vpc;
-  securityGroup: SecurityGroup;
-}
-
-/** A function's VPC settings: none with Neon (it reaches the web directly), the private subnets with RDS. */
-export const vpcSettings = (placement: FunctionPlacement | null) =>
-  placement
-    ? {
-        vpc: placement.vpc,
-        vpcSubnets: { subnetType: SubnetType.PRIVATE_WITH_EGRESS },
-        securityGroups: [placement.securityGroup],
-      }
-    : {};
 
 /**
  * {agent_url}, {fetch_url} and {search_url}: one Lambda per surface from its edge bundle (ARM64,

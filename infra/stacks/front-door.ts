@@ -16,8 +16,8 @@ import { BYPASS_HEADER } from "../../functions/edge/front-door-app.ts";
 import type { OspreyDeployProps } from "../config.ts";
 import { frontDoorEnvironment, functionSecrets, type SharedResources } from "../environment.ts";
 import { functionCode } from "../function-code.ts";
-import { type FunctionPlacement, vpcSettings } from "./edge-stack.ts";
 import { ORIGIN_HEADER } from "./network-stack.ts";
+import { type FunctionPlacement, vpcSettings } from "./placement.ts";
 
 /** The listener rules' priorities: after Render (10), before the containers' catch-all Browser (20). */
 export const FRONT_DOOR_PRIORITIES = { bypass: 14, frontDoor: 16 } as const;
