@@ -117,7 +117,6 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
   it("ranks by score, returns snippets with the query terms, site names and metadata", async () => {
     const r = await index.provider.search(query("cat"), signal, viewer);
     expect(r.hits.map((h) => h.url)).toEqual(["https://a.example.com/1", "https://b.example.org/2"]);
-    expect(r.total).toBe(2);
     expect(r.hits[0]).toMatchObject({ rank: 1, siteName: "a.example.com", title: "Cats" });
     for (const h of r.hits) expect(h.snippet.toLowerCase()).toContain("cat");
     const paper = await index.provider.search(query("genetics", { domainType: "research_paper" }), signal, viewer);

@@ -5,6 +5,13 @@
  * from search_terms, tf and dl from the postings, so every instance ranks identically with no
  * index in memory. Filters apply before ordering; a page is OFFSET page·PAGE_SIZE.
  *
+ * A page is found without reading every candidate's document row (the filters, the language check
+ * and the boosts need it): the candidates are walked best BM25 score first, reading rows until
+ * `need` (the pages up to this one) pass; a candidate outside those ranks at most its score times
+ * MAX_BOOST, so only those whose score times MAX_BOOST reaches the need-th best boosted score among
+ * them can still take a place, and only their rows are read again. The order is the one a full sort
+ * of every candidate gives; there is no count of all matches (it would read every row).
+ *
  * An account sees the global documents and its own (owner_account_id, on documents and postings);
  * where it holds its own copy of a URL that also has a global copy, only its own. N, avgdl and df are
  * collection-wide (every copy of every account counts), so they move a little with pages other
@@ -59,6 +66,9 @@ export const DEFAULT_BM25: Bm25Params = { k1: 0.9, b: 0.4, maxPostingsPerTerm: 5
  */
 export const RANK_BOOST = { language: 1.25, location: 1.1 } as const;
 
+/** The largest factor RANK_BOOST gives a document: no document ranks above its BM25 score times this. */
+const MAX_BOOST = RANK_BOOST.language * RANK_BOOST.location;
+
 export interface DocumentRow {
   id: string | number;
   url: string;
@@ -75,7 +85,6 @@ export interface DocumentRow {
   cited_by_count: number | null;
   /** BM25 (ordering also weighs language and location: RANK_BOOST). */
   score: number;
-  total: string | number;
 }
 
 const arr = (values: unknown[], type: string): SQL => sql`${sql.param(values)}::${sql.raw(type)}`;
@@ -214,8 +223,7 @@ function boostSql(q: SearchQuery): SQL {
 
 /**
  * One page of the documents `viewer` may see, ranked by BM25 (ties by id) weighted by the query's
- * language and location (RANK_BOOST), each with its BM25 score and the number of all matching
- * documents it may see. Each document is scored with the query's terms in its own language: postings
+ * language and location (RANK_BOOST), each with its BM25 score. Each document is scored with the query's terms in its own language: postings
  * are summed per (document, analysis language) and only the sum for the document's language
  * counts. (A term two analyses share has its postings read once per language: with one language
  * indexed, the usual case, this is the single-language query it always was.)
@@ -238,6 +246,9 @@ export async function bm25Page(
   const places = langs.map((l) => languages.indexOf(l) + 1);
   // With one language every candidate is in it: no check, so the plan stays the single-language
   // one (a hash join on an index-only scan of the candidates, not a lookup per candidate).
+  const need = q.page * PAGE_SIZE + limit;
+  // Under a narrowing filter, candidates outside it go first, by a hash probe of the filter's ids.
+  const inFilter = narrows(q) ? sql`s.doc_id in (select id from f)` : sql`true`;
   const ownLanguage = languages.length > 1 ? sql` and d.language = (${arr(languages, "text[]")})[s.lang]` : sql``;
   const result = await db.execute(sql`
     with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
@@ -259,15 +270,26 @@ export async function bm25Page(
       where p.owner_account_id = ${account}
         or (p.owner_account_id = ${GLOBAL_OWNER} and p.doc_id not in (select id from shadowed))
       group by p.doc_id, w.lang),
+    top as materialized (
+      select s.doc_id, s.score, s.score * k.boost as ranked
+      from (select * from s where ${inFilter} order by score desc, doc_id) s
+      cross join lateral (
+        select ${boostSql(q)} as boost from search_documents d
+        where d.id = s.doc_id and ${filterSql(q, clock)}${ownLanguage} offset 0) k
+      order by s.score desc, s.doc_id
+      limit ${need}),
     r as (
-      select s.doc_id, s.score, s.score * ${boostSql(q)} as ranked, count(*) over () as total
+      select doc_id, score, ranked from top where (select count(*) from top) < ${need}
+      union all
+      select s.doc_id, s.score, s.score * ${boostSql(q)} as ranked
       from s join search_documents d on d.id = s.doc_id
-      where ${filterSql(q, clock)}${ownLanguage}
-      order by ranked desc, s.doc_id
-      limit ${limit} offset ${q.page * PAGE_SIZE})
+      where (select count(*) from top) >= ${need} and ${inFilter}
+        and s.score * ${MAX_BOOST * (1 + 1e-9)}::float8 >= (select min(ranked) from top)
+        and ${filterSql(q, clock)}${ownLanguage}),
+    pg as (select doc_id, score, ranked from r order by ranked desc, doc_id limit ${limit} offset ${q.page * PAGE_SIZE})
     select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,
-      d.authors, d.venue, d.year, d.pdf_url, d.cited_by_count, r.score, r.total
-    from r join search_documents d on d.id = r.doc_id
-    order by r.ranked desc, r.doc_id`);
+      d.authors, d.venue, d.year, d.pdf_url, d.cited_by_count, pg.score
+    from pg join search_documents d on d.id = pg.doc_id
+    order by pg.ranked desc, pg.doc_id`);
   return (result as unknown as { rows: DocumentRow[] }).rows;
 }
