@@ -1,7 +1,7 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import type { Extractor } from "../../functions/extract/types.ts";
 import type { RunSession } from "../browser/run-session.ts";
-import { chooseOption, clearField, clickCheck, domSignature, fieldInfo, scrollBy, sleep } from "./page-ops.ts";
+import { chooseOption, clickCheck, domSignature, fieldInfo, focusField, scrollBy, sleep, typeKeys } from "./page-ops.ts";
 import { type PageState, resolveElement } from "./page-state/index.ts";
 import { type Settler, type SettleWatch, settleWatch } from "./settle.ts";
 import type { Action } from "./tools.ts";
@@ -104,13 +104,20 @@ export async function snapshot(session: RunSession, page: Page, settler: Settler
 
 async function click(session: RunSession, page: Page, state: PageState, index: number, settler?: Settler): Promise<ActionResult> {
   return withElement(page, state, index, async (h) => {
-    await h.scrollIntoView().catch(() => {});
-    const check = await h.evaluate(clickCheck);
-    if (!check.ok) return fail(`Did not click ${describeEl(state, index)}: it ${check.reason}.`);
-    const before = await snapshot(session, page, settler);
+    const inFrame = h.frame !== page.mainFrame();
+    // An element of a child frame is brought into view through the frames that hold it.
+    if (inFrame) await h.scrollIntoView().catch(() => {});
+    // The check and the watch's start in one round trip: the watch begins before the check's scroll.
+    const [check, before] = await Promise.all([h.evaluate(clickCheck), snapshot(session, page, settler)]);
+    if (!check.ok) {
+      await before.watch.settled(0);
+      return fail(`Did not click ${describeEl(state, index)}: it ${check.reason}.`);
+    }
     try {
       if (check.viaLabel) await h.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.click());
-      else await h.click();
+      else if (inFrame) await h.click();
+      // On the point found to hit the element (or its label) just now: the click lands where it was checked.
+      else await page.mouse.click(check.x, check.y);
     } catch (err) {
       await before.watch.settled(0);
       throw err;
@@ -130,11 +137,10 @@ async function type(
     const info = await h.evaluate(fieldInfo);
     if (!info.editable)
       return fail(`${describeEl(state, a.index)} is not a text field (it is a ${info.tag}${info.type ? ` ${info.type}` : ""}).`);
-    await h.scrollIntoView().catch(() => {});
-    if (a.clear) await h.evaluate(clearField);
-    await h.focus();
-    // Key by key (sites react to key events), without a pause for long texts.
-    await h.type(a.text, { delay: a.text.length > 100 ? 0 : 5 });
+    if (h.frame !== page.mainFrame()) await h.scrollIntoView().catch(() => {});
+    await h.evaluate(focusField, a.clear);
+    // Key by key (sites react to key events).
+    await typeKeys(page, a.text);
     const after = await h.evaluate(fieldInfo);
     let note = "";
     if (!after.secret && after.value !== null && !after.value.includes(a.text)) {

@@ -7,7 +7,7 @@ import { totpCodeForFill } from "../../functions/vault/totp.ts";
 import type { RunSession } from "../browser/run-session.ts";
 import { type ActionResult, changes, describeEl, errText, fail, snapshot, withElement } from "./actions.ts";
 import type { CredentialKit } from "./agent.types.ts";
-import { clearField, fieldInfo } from "./page-ops.ts";
+import { fieldInfo, focusField } from "./page-ops.ts";
 import type { PageState } from "./page-state/index.ts";
 import type { SecretScrubber } from "./secret-scrub.ts";
 import type { Action } from "./tools.ts";
@@ -90,7 +90,7 @@ function focusOn(el: Element, docHadFocus: boolean): boolean {
  * there: a page script that moves the focus elsewhere (another frame, say) gets at most nothing.
  */
 async function typeSecret(page: Page, h: ElementHandle<Element>, value: string): Promise<boolean> {
-  await h.evaluate(clearField);
+  await h.evaluate(focusField, true);
   await h.focus();
   const docHadFocus = await h.evaluate((el) => el.ownerDocument.hasFocus());
   for (const ch of value) {

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { ElementHandle, Page } from "puppeteer-core";
+import type { ElementHandle, KeyInput, Page } from "puppeteer-core";
 
 /** Page helpers the actions share: checks run inside the page (waiting for it to settle is settle.ts). */
 
@@ -20,12 +20,14 @@ export async function domSignature(page: Page): Promise<{ doc: number; sig: stri
     .catch(() => ({ doc: 0, sig: "" }));
 }
 
-export type ClickCheck = { ok: true; viaLabel?: boolean } | { ok: false; reason: string };
+export type ClickCheck = { ok: true; viaLabel?: boolean; x: number; y: number } | { ok: false; reason: string };
 
 /**
- * Runs in the element's frame, after it was scrolled into view: is it visible, enabled and the
- * topmost element at its centre (or a label for it, for styled checkboxes)? When something else
- * is on top, names what covers it (the nearest dialog-like ancestor of the element hit, if any).
+ * Runs in the element's frame: brings it into view when it is not wholly in view, then checks that
+ * it is visible, enabled and the topmost element at its centre (or a label for it, for styled
+ * checkboxes). The point checked (in the frame's viewport) is returned for the click to land on.
+ * When something else is on top, names what covers it (the nearest dialog-like ancestor of the
+ * element hit, if any).
  */
 export function clickCheck(el: Element): ClickCheck {
   const describe = (n: Element): string => {
@@ -38,11 +40,14 @@ export function clickCheck(el: Element): ClickCheck {
     return `<${dialog.localName}${id}${role ? ` role="${role}"` : ""}${label ? ` aria-label="${label}"` : ""}>${text ? ` "${text}"` : ""}`;
   };
   const labels = "labels" in el ? Array.from((el as HTMLInputElement).labels ?? []) : [];
+  const seen = el.getBoundingClientRect();
+  if (seen.top < 0 || seen.left < 0 || seen.bottom > innerHeight || seen.right > innerWidth)
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   const r = el.getBoundingClientRect();
   const style = getComputedStyle(el);
   if ((el as HTMLButtonElement).disabled) return { ok: false, reason: "is disabled" };
   if (r.width < 1 || r.height < 1 || style.visibility === "hidden" || Number(style.opacity) === 0) {
-    if (labels.some((l) => l.getBoundingClientRect().width > 0)) return { ok: true, viaLabel: true };
+    if (labels.some((l) => l.getBoundingClientRect().width > 0)) return { ok: true, viaLabel: true, x: 0, y: 0 };
     return { ok: false, reason: "is not visible (it has no size or is hidden)" };
   }
   const x = r.left + Math.min(r.width / 2, innerWidth / 2);
@@ -50,15 +55,23 @@ export function clickCheck(el: Element): ClickCheck {
   if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return { ok: false, reason: "could not be scrolled into view" };
   const root = el.getRootNode() as Document | ShadowRoot;
   const hit = (typeof root.elementFromPoint === "function" ? root : document).elementFromPoint(x, y);
-  if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return { ok: true };
-  if (labels.some((l) => l === hit || l.contains(hit))) return { ok: true };
+  if (!hit || hit === el || el.contains(hit) || hit.contains(el) || labels.some((l) => l === hit || l.contains(hit)))
+    return { ok: true, x, y };
   return { ok: false, reason: `is covered by ${describe(hit)}; deal with that first (close or answer it)` };
 }
 
-/** Clears an input, textarea or contenteditable the way a user would see it (events fire, frameworks notice). */
-export function clearField(el: Element): void {
+/**
+ * Runs in the field's frame: brings it into view when it is not wholly in view, focuses it and,
+ * with `clear`, clears it (an input, textarea or contenteditable) the way a user would see it
+ * (events fire, frameworks notice).
+ */
+export function focusField(el: Element, clear: boolean): void {
   const field = el as HTMLInputElement;
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   field.focus();
+  if (!clear) return;
   if ("value" in field && (el.localName === "input" || el.localName === "textarea")) {
     const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), "value")?.set;
     if (setter) setter.call(field, "");
@@ -74,6 +87,24 @@ export function clearField(el: Element): void {
     sel?.addRange(range);
     document.execCommand("delete");
   }
+}
+
+/** Keys of puppeteer's US keyboard layout that a character of text is typed with (printable ASCII, Enter). */
+const KEYED = /^[\x20-\x7e\r\n]$/;
+
+/**
+ * Types `text` into the focused element key by key, as a fast typist would: every character its
+ * own keydown, keypress, input and keyup, in order (a character with no key on a US keyboard is
+ * inserted as text). The keys go out one after another without waiting for each other's answer:
+ * the renderer still handles them one at a time and in order, only the round trip per key is saved.
+ */
+export async function typeKeys(page: Page, text: string): Promise<void> {
+  const sent: Promise<void>[] = [];
+  for (const char of text) {
+    if (KEYED.test(char)) sent.push(page.keyboard.down(char as KeyInput), page.keyboard.up(char as KeyInput));
+    else sent.push(page.keyboard.sendCharacter(char));
+  }
+  await Promise.all(sent);
 }
 
 export interface FieldInfo {

@@ -20,6 +20,11 @@ import { frameIdOf } from "../browser/request-guard.ts";
  *  - a tab the action opened has loaded its first document as far (its own DOMContentLoaded).
  * A page that reaches all of them at once (a click that changes nothing) settles in about
  * `DOM_QUIET_MS`. Never throws.
+ *
+ * The watch wakes on the page's events (a request, its end, a commit, DOMContentLoaded) rather than
+ * on a poll, and every document of the tab has the mutation observer from its start (an init
+ * script), so the quiet window of a new document counts from its last real mutation (its parsing
+ * included) and needs no round trip to set up once it has loaded.
  */
 
 /** Longest wait after an action (navigations and requests that matter included). */
@@ -37,6 +42,10 @@ const BACKGROUND_REPEATS = 2;
 /** Requests to one endpoint within one settle after which it counts as polled (background), like BACKGROUND_REPEATS between actions. */
 const POLLED_WITHIN_WATCH = 3;
 const POLL_MS = 25;
+/** Shortest nap between two looks at the DOM (a DOM that keeps changing is not polled in a busy loop). */
+const MIN_NAP_MS = 2;
+/** How often a committed document that fired no DOMContentLoaded event is asked for its readyState. */
+const READY_ASK_MS = 250;
 /** A navigation whose response ended this long ago without committing a document (204, download) is over. */
 const NAV_NO_COMMIT_MS = 500;
 
@@ -88,7 +97,7 @@ class Tracker {
   windowOpenAt = 0;
   /** When the main frame last asked to navigate in place (a link, a form submission, a script), before any request. */
   navRequestedAt = 0;
-  /** Resolves once the page's own DevTools session reports window opens (Page.windowOpen). */
+  /** Resolves once the page's own DevTools session reports window opens (Page.windowOpen) and new documents get the observer. */
   readonly ready: Promise<void>;
 
   constructor(page: Page) {
@@ -103,7 +112,7 @@ class Tracker {
         cdp.on("Page.frameRequestedNavigation", (e) => {
           if (e.frameId === frameIdOf(page.mainFrame()) && e.disposition === "currentTab") this.navRequestedAt = Date.now();
         });
-        await cdp.send("Page.enable");
+        await Promise.all([cdp.send("Page.enable"), page.evaluateOnNewDocument(observeMutations, KEY)]);
       })
       .catch(() => {});
     page.on("request", (r) => {
@@ -190,6 +199,24 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
   let popupTarget: Target | null = null;
   /** Last time a request that matters started or ended, or the navigation moved on. */
   let activity = began;
+  /** DOMContentLoaded of the main frame fired since the navigation being waited for started. */
+  let contentLoaded = false;
+  /** Bumped at each commit: a readyState answer about an earlier document is ignored. */
+  let commits = 0;
+  /** Wakes `settled()` from its nap when something it waits on happens. */
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    wake?.();
+    wake = null;
+  };
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, ms));
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
 
   const matters = (r: HTTPRequest): boolean => {
     const url = r.url();
@@ -204,8 +231,10 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
       if (nav === "none" || nav === "loaded") nav = "started";
       navRequest = r;
       navEndedAt = null;
+      contentLoaded = false;
       navSeenAt = Math.max(navSeenAt, tracker.navRequestedAt);
       activity = Date.now();
+      poke();
     }
     if (!matters(r)) return;
     const key = endpointOf(r.url());
@@ -220,18 +249,30 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
     activity = Date.now();
   };
   const onDone = (r: HTTPRequest) => {
-    if (pending.delete(r)) activity = Date.now();
+    if (pending.delete(r)) {
+      activity = Date.now();
+      poke();
+    }
     if (r !== navRequest || nav !== "started") return;
     if (r.failure()) nav = "none";
     else navEndedAt = Date.now();
+    poke();
   };
   const onResponse = (res: HTTPResponse) => {
     if (STREAMING.test(res.headers()["content-type"] ?? "")) pending.delete(res.request());
   };
   const onNavigated = (f: unknown) => {
     if (f !== page.mainFrame()) return;
-    if (nav === "started") nav = "committed";
+    if (nav === "started") {
+      nav = "committed";
+      commits += 1;
+    }
     activity = Date.now();
+    poke();
+  };
+  const onContentLoaded = () => {
+    contentLoaded = true;
+    poke();
   };
   // Any tab of the run's context that appears meanwhile (a target=_blank link is noopener: no opener to match on).
   const onTarget = (t: Target) => {
@@ -243,6 +284,7 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
   page.on("requestfailed", onDone);
   page.on("response", onResponse);
   page.on("framenavigated", onNavigated);
+  page.on("domcontentloaded", onContentLoaded);
   context.on("targetcreated", onTarget);
   let disposed = false;
   const dispose = () => {
@@ -254,7 +296,9 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
     page.off("requestfailed", onDone);
     page.off("response", onResponse);
     page.off("framenavigated", onNavigated);
+    page.off("domcontentloaded", onContentLoaded);
     context.off("targetcreated", onTarget);
+    poke();
     clearTimeout(safety);
     void page.evaluate(stopObserving, KEY).catch(() => {});
   };
@@ -271,6 +315,8 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
       let busySince: number | null = null;
       let reason: SettleResult["reason"] = "cap";
       let popup: Page | undefined;
+      /** When the committed document's readyState was last asked for. */
+      let askedAt = 0;
       try {
         while (Date.now() < deadline) {
           const now = Date.now();
@@ -285,27 +331,36 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
             navSeenAt = tracker.navRequestedAt;
             nav = "started";
             navEndedAt = navRequest === null ? now : null;
+            contentLoaded = false;
           }
           if (nav === "started" && navEndedAt !== null && now - navEndedAt >= NAV_NO_COMMIT_MS) nav = "none";
-          if (nav === "committed") {
-            // DOMContentLoaded of the committed document (its readyState, so a same-document commit counts too).
-            const state = await within(
+          if (nav === "committed" && contentLoaded) {
+            nav = "loaded";
+            activity = now;
+          }
+          if (nav === "committed" && now - askedAt >= READY_ASK_MS) {
+            // A same-document commit (pushState, a fragment, a page from the back-forward cache) fires
+            // no DOMContentLoaded: its readyState tells. Asked aside, so that the event is not waited behind it.
+            askedAt = now;
+            const commit = commits;
+            void within(
               page.evaluate(() => document.readyState),
               deadline - now,
               "loading",
-            );
-            if (state !== "loading" && nav === "committed") {
+            ).then((state) => {
+              if (state === "loading" || nav !== "committed" || commit !== commits) return;
               nav = "loaded";
               activity = Date.now();
-            }
+              poke();
+            });
           }
           if (nav === "started" || nav === "committed") {
-            await sleep(POLL_MS);
+            await nap(Math.min(POLL_MS, deadline - now));
             continue;
           }
           const since = await within(page.evaluate(sinceMutation, KEY), deadline - now, -2);
           if (since === -1) {
-            // A new document (a navigation, or a same-tab reload) without the observer: watch it from here.
+            // A document without the observer (its init script did not run): watch it from here.
             await within(page.evaluate(observeMutations, KEY), deadline - Date.now(), undefined);
             activity = Date.now();
             continue;
@@ -320,8 +375,10 @@ export async function settleWatch(page: Page): Promise<SettleWatch> {
             domQuietSince = t;
             break;
           }
-          const wait = Math.max(POLL_MS, DOM_QUIET_MS - Math.max(0, Math.min(since, t - activity)));
-          await sleep(Math.max(0, Math.min(wait, deadline - t)));
+          // Until the latest of the windows can close (polled while requests are open); an event wakes it sooner.
+          const quietAt = Math.max(domQuiet ? 0 : t - Math.max(0, since), activity, start) + DOM_QUIET_MS;
+          const wait = pending.size > 0 ? POLL_MS : Math.max(MIN_NAP_MS, quietAt - t);
+          await nap(Math.min(wait, deadline - t));
         }
         if (domQuietSince !== null) reason = "settled";
         // The page asked for a new window: wait for its tab to exist.

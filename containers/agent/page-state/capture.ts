@@ -200,21 +200,41 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
 }
 
 /**
+ * Runs in a frame: the element marked `[index]` by the capture `capture` (open shadow roots
+ * included), if this frame's document is that capture's and the element is still a `<tag>`.
+ */
+export function findMarked(index: number, capture: string, tag: string): Element | null {
+  if (document.documentElement?.getAttribute("data-osprey-capture") !== capture) return null;
+  const selector = `[data-osprey-idx="${index}"]`;
+  const search = (root: Document | ShadowRoot): Element | null => {
+    const hit = root.querySelector(selector);
+    if (hit) return hit;
+    for (const el of Array.from(root.querySelectorAll("*"))) {
+      const inner = el.shadowRoot ? search(el.shadowRoot) : null;
+      if (inner) return inner;
+    }
+    return null;
+  };
+  const found = search(document);
+  return found?.localName === tag ? found : null;
+}
+
+/**
  * The element `[index]` of `state`, or null when it is gone (the page navigated or re-rendered it,
- * or a later capture renumbered the page). The caller disposes the handle.
+ * or a later capture renumbered the page). One round trip per frame looked in, the element's own
+ * frame first. The caller disposes the handle.
  */
 export async function resolveElement(page: Page, state: PageState, index: number): Promise<ElementHandle<Element> | null> {
   const wanted = state.elements.find((e) => e.index === index);
   if (!wanted) return null;
-  for (const frame of page.frames()) {
-    if (frame.detached) continue;
-    const handle = await frame.$(`pierce/[data-osprey-idx="${index}"]`).catch(() => null);
-    if (!handle) continue;
-    const found = await handle
-      .evaluate((el) => ({ tag: el.localName, capture: el.ownerDocument.documentElement.getAttribute("data-osprey-capture") }))
-      .catch(() => null);
-    if (found?.tag === wanted.tag && found.capture === state.capture) return handle;
-    await handle.dispose();
+  const frames = page.frames().filter((f) => !f.detached);
+  // An element of the top document is looked for there first; one in a frame, in the child frames first.
+  if (wanted.frame) frames.push(...frames.splice(0, 1));
+  for (const frame of frames) {
+    const handle = await frame.evaluateHandle(findMarked, index, state.capture, wanted.tag).catch(() => null);
+    const el = handle?.asElement() as ElementHandle<Element> | null | undefined;
+    if (el) return el;
+    await handle?.dispose().catch(() => {});
   }
   return null;
 }

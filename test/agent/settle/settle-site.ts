@@ -5,8 +5,10 @@ import { html, type Origin, startOrigin } from "../../helpers/origin.ts";
  * Pages for the settle tests (loopback): results an XHR fills in after a delay, a page with
  * background traffic (a long-poll that the server holds open and a status poll every 100 ms), a
  * link to a slow document and a fetch followed by a navigation, a single-page-app link, a button
- * that does nothing, and a ticker that never stops changing the DOM. `counts` tells how often each
- * API endpoint was called.
+ * that does nothing, and a ticker that never stops changing the DOM. For the actions themselves: a
+ * document that renders its view in steps after DOMContentLoaded, a button far below the fold of a
+ * smoothly scrolling page, and fields that log every key event. `counts` tells how often each API
+ * endpoint was called.
  */
 
 const page = (title: string, body: string) =>
@@ -70,6 +72,46 @@ export async function startSettleSite(): Promise<SettleSite> {
               document.getElementById('view').innerHTML = '<h2>Page two</h2><p>' + items.join(', ') + '</p>';
             });
           };
+        </script>`,
+      ),
+    ),
+    "/late": html(page("Late", `<a href="/late/view">Late view</a>`)),
+    "/late/view": html(
+      page(
+        "Late view",
+        `<main id="view"><p>Loading</p></main>
+        <script>
+          // In steps 40 ms apart from DOMContentLoaded on (each inside the quiet window), the last one 160 ms after it.
+          const view = document.getElementById('view');
+          let step = 0;
+          const next = () => {
+            step += 1;
+            view.innerHTML = step < 4 ? '<p>Rendering step ' + step + '</p>' : '<h2>Rendered after load</h2>';
+            if (step < 4) setTimeout(next, 40);
+          };
+          document.addEventListener('DOMContentLoaded', () => setTimeout(next, 40));
+        </script>`,
+      ),
+    ),
+    "/far": html(
+      `<!doctype html><html lang="en" style="scroll-behavior: smooth"><head><meta charset="utf-8"><title>Far</title></head>
+        <body><p>Top of the page</p><div style="height: 3000px"></div>
+        <div style="overflow: auto; height: 120px"><div style="height: 600px"></div>
+          <button onclick="document.getElementById('out').textContent = 'Far button clicked'">Far button</button></div>
+        <p id="out"></p></body></html>`,
+    ),
+    "/keys": html(
+      page(
+        "Keys",
+        `<input aria-label="Logged field" value="old text"><textarea aria-label="Notes"></textarea>
+        <p id="log"></p><p id="inputs">0</p>
+        <script>
+          const log = [];
+          let inputs = 0;
+          for (const f of document.querySelectorAll('input, textarea')) {
+            f.addEventListener('keydown', (e) => { log.push(e.key); document.getElementById('log').textContent = JSON.stringify(log); });
+            f.addEventListener('input', () => { document.getElementById('inputs').textContent = String(++inputs); });
+          }
         </script>`,
       ),
     ),
