@@ -82,8 +82,10 @@ export async function changes(session: RunSession, page: Page, before: Snapshot)
     if (!settled.popup) await (await (before.settler ?? settleWatch)(active)).settled();
     return `A new tab opened and is now active: ${active.url()}.`;
   }
+  // A new address says it all; only the same one needs the document's signature (a reload, or a change in place).
+  if (page.url() !== before.url) return `The page navigated to ${page.url()}.`;
   const now = await domSignature(page);
-  if (page.url() !== before.url || (now.doc !== before.dom.doc && now.doc !== 0)) return `The page navigated to ${page.url()}.`;
+  if (now.doc !== before.dom.doc && now.doc !== 0) return `The page navigated to ${page.url()}.`;
   return now.sig !== before.dom.sig ? "The page changed." : "Nothing visible changed on the page.";
 }
 

@@ -91,9 +91,14 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
   const maxText = opts.maxTextChars ?? DEFAULT_MAX_TEXT;
   const frames = page.frames().filter((f) => !f.detached);
   const captures = new Map<Frame, FrameCapture>();
+  const capture = randomUUID();
   await Promise.all(
     frames.map(async (f) => {
-      const cap = await withTimeout(f.evaluate(walkFrame, WALK_MAX_TEXT), FRAME_TIMEOUT_MS);
+      // The top frame marks its elements [1…n] as it walks; markFrame below corrects that where the page numbers them otherwise.
+      const cap = await withTimeout(
+        f.evaluate(walkFrame, WALK_MAX_TEXT, f === page.mainFrame() ? capture : null),
+        FRAME_TIMEOUT_MS,
+      );
       if (cap) captures.set(f, cap);
     }),
   );
@@ -164,18 +169,24 @@ export async function capturePageState(page: Page, opts: CaptureOptions = {}): P
     });
     for (const own of marks.values()) for (let i = 0; i < own.length; i++) own[i] = renumber.get(own[i] ?? -1) ?? -1;
   }
-  const capture = randomUUID();
+  /** The top frame's elements numbered [1…n] in its own order: the marks its walk wrote already hold. */
+  const marked = (f: Frame, indexes: number[]) =>
+    f === page.mainFrame() &&
+    indexes.length === main.elements.length &&
+    Array.from(indexes, (n, i) => n === i + 1).every(Boolean);
   await Promise.all(
-    [...marks].map(([f, indexes]) =>
-      withTimeout(
-        f.evaluate(
-          markFrame,
-          Array.from(indexes, (i) => i ?? -1),
-          capture,
+    [...marks]
+      .filter(([f, indexes]) => !marked(f, indexes))
+      .map(([f, indexes]) =>
+        withTimeout(
+          f.evaluate(
+            markFrame,
+            Array.from(indexes, (i) => i ?? -1),
+            capture,
+          ),
+          FRAME_TIMEOUT_MS,
         ),
-        FRAME_TIMEOUT_MS,
       ),
-    ),
   );
   const state: PageState = {
     capture,

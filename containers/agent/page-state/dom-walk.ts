@@ -11,10 +11,12 @@ import type { Box, FrameCapture, RawElement } from "./types.ts";
  * (its parent element's, in viewport pixels) differs from the last one given, \uE004 and \uE005
  * around a heading's content, and \uE006 where an interactive element's content ends.
  * The elements found wait in a hidden property until `markFrame` gives them their page-wide index
- * as `data-osprey-idx`.
+ * as `data-osprey-idx`. Given the capture's id (the top frame's walk), the walk marks them at once
+ * as if this frame were the whole page (element i is [i + 1]), which most pages are: `markFrame`
+ * is then needed only where the capture numbered them otherwise.
  */
 
-export function walkFrame(maxText: number): FrameCapture {
+export function walkFrame(maxText: number, capture: string | null = null): FrameCapture {
   const POS = "\uE003";
   const HEAD_OPEN = "\uE004";
   const HEAD_CLOSE = "\uE005";
@@ -261,6 +263,10 @@ export function walkFrame(maxText: number): FrameCapture {
   // Marks left from an earlier capture in parts not walked this time (now hidden) must not resolve.
   for (const root of docs) for (const old of Array.from(root.querySelectorAll(`[${IDX}]`))) old.removeAttribute(IDX);
   Object.defineProperty(window, "__ospreyPending", { value: pending, configurable: true, enumerable: false });
+  if (capture !== null) {
+    for (const [i, el] of pending.entries()) el.setAttribute(IDX, String(i + 1));
+    document.documentElement.setAttribute("data-osprey-capture", capture);
+  }
   const de = document.documentElement;
   return {
     url: location.href,
@@ -291,6 +297,7 @@ export function markFrame(indexes: number[], capture: string): void {
   pending.forEach((el, i) => {
     const index = indexes[i];
     if (index !== undefined && index > 0) el.setAttribute("data-osprey-idx", String(index));
+    else el.removeAttribute("data-osprey-idx");
   });
   delete w.__ospreyPending;
 }

@@ -199,6 +199,38 @@ describe.skipIf(!hasChrome)("page state", () => {
     });
   });
 
+  it("each index resolves to its own element when a frame's elements sit between the top page's (the walk's own marks corrected)", async () => {
+    const page = await browser.newPage();
+    try {
+      await page.setContent(
+        `<button>Top first</button><iframe srcdoc="<button>Framed</button>"></iframe><button>Top last</button>`,
+        { waitUntil: "load" },
+      );
+      const state = await capturePageState(page);
+      expect(state.elements.map((e) => [e.index, e.name])).toEqual([
+        [1, "Top first"],
+        [2, "Framed"],
+        [3, "Top last"],
+      ]);
+      for (const el of state.elements) {
+        const handle = await resolveElement(page, state, el.index);
+        expect(await handle?.evaluate((x) => x.textContent), `[${el.index}]`).toBe(el.name);
+        await handle?.dispose();
+      }
+      // A page of one frame keeps the walk's marks as they are, and they resolve too.
+      await page.setContent(`<button>Only one</button><a href="#x">Only link</a>`);
+      const single = await capturePageState(page);
+      for (const el of single.elements) {
+        const handle = await resolveElement(page, single, el.index);
+        expect(await handle?.evaluate((x) => x.textContent), `[${el.index}]`).toBe(el.name);
+        await handle?.dispose();
+      }
+      expect(await resolveElement(page, state, 1)).toBeNull(); // the earlier document's state
+    } finally {
+      await page.close().catch(() => {});
+    }
+  });
+
   it("open shadow roots, slotted content, onclick and pointer-cursor elements", async () => {
     await onPage("/widgets", async (page) => {
       const state = await capturePageState(page);
