@@ -70,7 +70,8 @@ export async function withElement(
   } catch (err) {
     return fail(`${describeEl(state, index)}: ${errText(err)}`);
   } finally {
-    await handle.dispose().catch(() => {});
+    // Let go of without waiting: the answer (often an error, the page having navigated) tells the step nothing.
+    void handle.dispose().catch(() => {});
   }
 }
 
