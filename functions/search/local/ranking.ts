@@ -122,8 +122,16 @@ export function filterSql(q: SearchQuery, clock: Clock): SQL {
  * filter, which costs a document lookup per posting read.
  */
 export function narrows(q: SearchQuery): boolean {
+  return q.domainType !== "web" || filtersBeyondType(q);
+}
+
+/**
+ * Whether a domain, date or year filter applies: such a filter may keep a handful of documents, so
+ * candidates are checked against its ids (a hash) before any document row is read. A type alone
+ * keeps a share of the index: the walk in score order meets the page's documents soon enough.
+ */
+function filtersBeyondType(q: SearchQuery): boolean {
   return (
-    q.domainType !== "web" ||
     q.includeDomains.some(Boolean) ||
     q.excludeDomains.some(Boolean) ||
     q.recencyMinutes !== undefined ||
@@ -247,8 +255,7 @@ export async function bm25Page(
   // With one language every candidate is in it: no check, so the plan stays the single-language
   // one (a hash join on an index-only scan of the candidates, not a lookup per candidate).
   const need = q.page * PAGE_SIZE + limit;
-  // Under a narrowing filter, candidates outside it go first, by a hash probe of the filter's ids.
-  const inFilter = narrows(q) ? sql`s.doc_id in (select id from f)` : sql`true`;
+  const inFilter = filtersBeyondType(q) ? sql`s.doc_id in (select id from f)` : sql`true`;
   const ownLanguage = languages.length > 1 ? sql` and d.language = (${arr(languages, "text[]")})[s.lang]` : sql``;
   const result = await db.execute(sql`
     with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
