@@ -152,14 +152,14 @@ function filtersBeyondType(q: SearchQuery): boolean {
 function postingsOf(q: SearchQuery, cap: number, owner: string): SQL {
   if (!narrows(q)) {
     return sql`(select doc_id, owner_account_id, tf, doc_length from search_postings p
-      where p.term = w.term and p.owner_account_id = ${owner} order by p.impact desc limit ${cap})`;
+      where p.term = w.term and p.owner_account_id = ${owner} order by p.impact desc nulls last limit ${cap})`;
   }
   return sql`(select doc_id, owner_account_id, tf, doc_length from search_postings p
       where p.term = w.term and p.owner_account_id = ${owner} and w.df <= ${cap})
     union all
     (select p.doc_id, p.owner_account_id, p.tf, p.doc_length from search_postings p
      where p.term = w.term and p.owner_account_id = ${owner} and w.df > ${cap} and p.doc_id in (select id from f)
-     order by p.impact desc limit ${cap})`;
+     order by p.impact desc nulls last limit ${cap})`;
 }
 
 /**
