@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -12,6 +12,12 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** A tarball of a migrated PGlite data directory: loading it is ~6x faster than initdb + migrate. */
     pgliteSnapshot: string;
+    /**
+     * A migrated PGlite data directory on disk (closed). A test that needs an `OSPREY_DATA_DIR` with
+     * a current schema copies it (test/helpers/data-dir.ts) instead of paying initdb + migrations
+     * in every CLI process or server it starts.
+     */
+    pgliteDataDir: string;
   }
 }
 
@@ -23,6 +29,17 @@ async function migratedPgliteSnapshot(): Promise<string> {
   writeFileSync(file, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
   await db.close();
   return file;
+}
+
+async function migratedPgliteDataDir(): Promise<string> {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), "osprey-pglite-template-")), "pglite");
+  const db = await openDatabase({ driver: "pglite", dataDir: dir });
+  try {
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
+  return dir;
 }
 
 /** Migrates the template database every Postgres test database is cloned from. */
@@ -43,7 +60,14 @@ async function migratedPostgresTemplate(): Promise<void> {
   }
 }
 
-export async function setup(project: TestProject): Promise<void> {
-  project.provide("pgliteSnapshot", await migratedPgliteSnapshot());
+export async function setup(project: TestProject): Promise<() => void> {
+  const snapshot = await migratedPgliteSnapshot();
+  const dataDir = await migratedPgliteDataDir();
+  project.provide("pgliteSnapshot", snapshot);
+  project.provide("pgliteDataDir", dataDir);
   if (TEST_DATABASE_URL) await migratedPostgresTemplate();
+  return () => {
+    rmSync(snapshot, { force: true });
+    rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  };
 }

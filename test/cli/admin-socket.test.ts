@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSocketPath } from "../../containers/local/admin-protocol.ts";
 import { type AdminHandler, listenAdminSocket } from "../../containers/local/admin-socket.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
+import { copyMigratedPglite } from "../helpers/data-dir.ts";
 import {
   CLI_PATH,
   childEnv,
@@ -49,6 +50,7 @@ function dataDir(): string {
   const dir = path.join(t.dir, "data");
   mkdirSync(dir, { mode: 0o755 });
   chmodSync(dir, 0o755);
+  copyMigratedPglite(dir);
   return dir;
 }
 

@@ -2,43 +2,81 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { effectiveEntitlements, PLAN_DEFINITIONS, type Plan } from "../../schema/plans.ts";
+import { migratedDataDir } from "../helpers/data-dir.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
 import { type Env, killChildren, runCli, startServer, tempDir } from "../helpers/process.ts";
 
 /**
- * `npx osprey` as a real process. Every PGlite-backed run opens the database (a second or two), so
- * the tests of a group share one data dir and run in order, each building on the rows before it.
+ * `npx osprey` as a real process. The tests of a group share one data dir (or database) and run in
+ * order, each building on the rows before it.
+ *
+ * Backends: PGlite with the command run by the CLI process itself (it opens the data dir: seconds
+ * per command), PGlite with a server running on the data dir (every command is forwarded over the
+ * admin socket and run by the server: what an operator gets while `npm start` runs), and Postgres
+ * (direct, when TEST_DATABASE_URL is set). The server backend runs every test; the direct ones run
+ * the core of each group, since test/cli/admin-socket.test.ts checks that a forwarded command's
+ * stdout, stderr and exit code are byte for byte the direct command's.
  */
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
+  // Cleanups first: they stop the servers gracefully (and check their exit code) before any child is killed.
+  const results = [];
+  for (const c of cleanups.reverse())
+    results.push(
+      await Promise.resolve()
+        .then(c)
+        .catch((err: unknown) => err),
+    );
   await killChildren();
-  for (const c of cleanups.reverse()) await c();
-});
+  const failed = results.find((r) => r instanceof Error);
+  if (failed) throw failed;
+}, 120_000);
 
-function freshDataDir(): string {
-  const t = tempDir("osprey-cli-");
+/** A new data dir: empty, or (by default) with a migrated PGlite database copied in. */
+function freshDataDir({ migrated = true } = {}): string {
+  const t = migrated ? migratedDataDir("osprey-cli-") : tempDir("osprey-cli-");
   cleanups.push(t.cleanup);
   return t.dir;
 }
 
 interface Backend {
   name: string;
-  /** Whether every test of a group runs on it (Postgres runs only a few, to keep the suite short). */
+  /** Whether every test of a group runs on it (the direct backends run only a few, to keep the suite short). */
   full: boolean;
-  env(): Promise<Env>;
+  /** The environment of a new group, and the API keys that exist before its first command (a server's first key). */
+  env(opts?: { migrated?: boolean }): Promise<{ env: Env; keys: string[] }>;
 }
-const pglite: Backend = { name: "pglite", full: true, env: async () => ({ OSPREY_DATA_DIR: freshDataDir() }) };
+const pglite: Backend = {
+  name: "pglite",
+  full: false,
+  env: async (opts) => ({ env: { OSPREY_DATA_DIR: freshDataDir(opts) }, keys: [] }),
+};
+const pgliteServer: Backend = {
+  name: "pglite beside a running server",
+  full: true,
+  async env(opts) {
+    const env = { OSPREY_DATA_DIR: freshDataDir(opts) };
+    const server = await startServer({ ...env, PORT: "0", OSPREY_BROWSER_WARM_POOL: "0" }, { timeoutMs: 120_000 });
+    cleanups.push(async () => {
+      expect(await server.stop("SIGTERM")).toBe(0);
+    });
+    // The first start made an account and printed its key (once): it is in `keys list` from now on.
+    const first = server.stdout().match(/osk_[A-Za-z0-9]{40}/)?.[0];
+    expect(first).toBeDefined();
+    return { env, keys: [first as string] };
+  },
+};
 const postgres: Backend = {
   name: "postgres",
   full: false,
   async env() {
     const db = await createPostgresDatabase({ fromTemplate: true });
     cleanups.push(db.drop);
-    return { OSPREY_DATA_DIR: freshDataDir(), DATABASE_URL: db.url };
+    return { env: { OSPREY_DATA_DIR: freshDataDir(), DATABASE_URL: db.url }, keys: [] };
   },
 };
-const backends = TEST_DATABASE_URL ? [pglite, postgres] : [pglite];
+const backends = TEST_DATABASE_URL ? [pglite, pgliteServer, postgres] : [pglite, pgliteServer];
 
 function cli(env: () => Env) {
   const run = (...args: string[]) => runCli(args, env());
@@ -83,9 +121,9 @@ describe("usage", () => {
   });
 });
 
-describe.each(backends)("migrate on $name", (backend) => {
+describe.each(backends.filter((b) => b !== pgliteServer))("migrate on $name", (backend) => {
   it("applies the migrations to an empty database, and again to a migrated one", async () => {
-    const env = await backend.env();
+    const { env } = await backend.env({ migrated: false });
     if (env.DATABASE_URL) {
       const empty = await createPostgresDatabase({ fromTemplate: false });
       cleanups.push(empty.drop);
@@ -106,11 +144,14 @@ describe.each(backends)("keys on $name", (backend) => {
   let custom: { key: string; key_id: string; prefix: string; account_id: string };
   let added: { key: string; key_id: string; prefix: string };
   beforeAll(async () => {
-    env = await backend.env();
-  });
+    const created = await backend.env();
+    env = created.env;
+    secrets.push(...created.keys);
+  }, 120_000);
 
   it("keys create --json prints one JSON object, and makes a new account without --account", async () => {
     const outputs = [await osprey.ok("keys", "create", "--json"), await osprey.ok("keys", "create", "--json")];
+    const before = secrets.length;
     const created = outputs.map((out) => {
       expect(out.trim().split("\n")).toHaveLength(1);
       const value = JSON.parse(out);
@@ -123,6 +164,7 @@ describe.each(backends)("keys on $name", (backend) => {
     });
     expect(created[0].account_id).not.toBe(created[1].account_id);
     expect(created[0].key).not.toBe(created[1].key);
+    expect(secrets).toHaveLength(before + 2);
   }, 60_000);
 
   it("--plan, --entitlements, --sub-user and --scope show in accounts show and keys list", async () => {
@@ -231,7 +273,7 @@ describe.each(backends)("keys on $name", (backend) => {
   );
 });
 
-describe("accounts on pglite", () => {
+describe("accounts on pglite (through a running server)", () => {
   let env: Env;
   const osprey = cli(() => env);
   let id: string;
@@ -239,13 +281,13 @@ describe("accounts on pglite", () => {
   /** The entitlements line of the text the mutating commands print. */
   const entitlementsIn = (text: string) => /^entitlements {3}(.*)$/m.exec(text)?.[1]?.split(", ");
   beforeAll(async () => {
-    env = await pglite.env();
+    env = (await pgliteServer.env()).env;
     // --credits 0: the balances below count from zero.
     const created = await osprey.json("keys", "create", "--credits", "0", "--json");
     expect(created.credit_balance).toBe(0);
     expect(created.entitlements).toEqual(effectiveEntitlements("free", { granted: [], revoked: [] }));
     id = created.account_id;
-  });
+  }, 120_000);
 
   it("list shows the account; set-plan, grant and revoke change its effective entitlements", async () => {
     const table = await osprey.ok("accounts", "list");

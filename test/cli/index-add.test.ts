@@ -1,8 +1,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../helpers/data-dir.ts";
 import { article, html, type Origin, startOrigin } from "../helpers/origin.ts";
-import { type Env, killChildren, runCli, tempDir } from "../helpers/process.ts";
+import { type Env, killChildren, runCli } from "../helpers/process.ts";
 
 /**
  * `npx osprey index add` as a real process against pages and sitemaps on a local origin, which
@@ -46,7 +47,7 @@ beforeAll(async () => {
         `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${u("/plain")}</loc></url><!-- <url><loc>${u("/hidden")}</loc></url> --><url><loc><![CDATA[${u("/news")}]]></loc></url><url><loc>${u("/gone")}?a=1&amp;b=2</loc></url></urlset>`,
       )(req, res),
   });
-  dir = tempDir("osprey-index-add-");
+  dir = migratedDataDir("osprey-index-add-");
   env = { OSPREY_DATA_DIR: dir.dir, OSPREY_ALLOW_PRIVATE_HOSTS: `127.0.0.1:${origin.port}` };
 });
 afterAll(async () => {

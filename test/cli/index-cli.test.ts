@@ -3,15 +3,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexCommand } from "../../containers/cli/commands/index.ts";
 import { UsageError } from "../../containers/cli/format.ts";
+import { migratedDataDir } from "../helpers/data-dir.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { killChildren, runCli, tempDir } from "../helpers/process.ts";
+import { killChildren, runCli } from "../helpers/process.ts";
 
 /**
  * `osprey index import|count|remove`: in process against each test database, and once as the real
  * `osprey` process on a PGlite data directory.
  */
 
-const dir = tempDir("osprey-index-cli-");
+const dir = migratedDataDir("osprey-index-cli-");
 afterAll(async () => {
   await killChildren();
   dir.cleanup();

@@ -9,10 +9,11 @@ import { silentLogger } from "../../functions/lib/logger.ts";
 import { profileStore } from "../../functions/profiles/profile.store.ts";
 import { createKeyring, VaultKey } from "../../functions/vault/crypto.ts";
 import { browserProfiles } from "../../schema/tables/index.ts";
+import { migratedDataDir } from "../helpers/data-dir.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
-import { type Env, type ExitResult, killChildren, runCli, tempDir } from "../helpers/process.ts";
+import { type Env, type ExitResult, killChildren, type RunningServer, runCli, startServer } from "../helpers/process.ts";
 
-/** A PGlite-backed command opens and migrates the database first: a few seconds each. */
+/** A PGlite-backed command opens the database first: a few seconds each on a loaded machine. */
 const SLOW = 120_000;
 
 /**
@@ -23,12 +24,21 @@ const SLOW = 120_000;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
+  // Cleanups first: they stop the servers gracefully before any child left is killed.
+  const results = [];
+  for (const c of cleanups.reverse())
+    results.push(
+      await Promise.resolve()
+        .then(c)
+        .catch((err: unknown) => err),
+    );
   await killChildren();
-  for (const c of cleanups.reverse()) await c();
-});
+  const failed = results.find((r) => r instanceof Error);
+  if (failed) throw failed;
+}, 120_000);
 
 function freshDataDir(): string {
-  const t = tempDir("osprey-vault-cli-");
+  const t = migratedDataDir("osprey-vault-cli-");
   cleanups.push(t.cleanup);
   return t.dir;
 }
@@ -107,9 +117,10 @@ const needles = (secret: string) => [secret, secret.toLowerCase()].flatMap((s) =
 interface Backend {
   name: string;
   env(): Promise<Env>;
-  /** Opens the backend's database after the CLI has exited. */
+  /** Opens the backend's database after the CLI has exited (stopping the server that holds it, if any). */
   open(env: Env): Promise<{ db: Db; close(): Promise<void> }>;
 }
+/** PGlite, each command run by the CLI process itself (it opens the data dir). */
 const pglite: Backend = {
   name: "pglite",
   env: async () => ({ OSPREY_DATA_DIR: freshDataDir() }),
@@ -118,6 +129,35 @@ const pglite: Backend = {
     return { db: d.db, close: () => d.close() };
   },
 };
+/**
+ * PGlite with `osprey serve` running on the data dir: every command is forwarded over the admin
+ * socket (values on the CLI's stdin included) and run by the server, seconds faster than opening
+ * the data dir per command. test/cli/admin-socket.test.ts checks that a forwarded command prints
+ * and exits byte for byte as the direct one does.
+ */
+const servers = new Map<string, RunningServer>();
+const pgliteServer: Backend = {
+  name: "pglite beside a running server",
+  async env() {
+    const env = { OSPREY_DATA_DIR: freshDataDir() };
+    const server = await startServer(
+      { ...env, PORT: "0", CHROME_PATH: "/nonexistent/chromium", OSPREY_BROWSER_SESSIONS: "off" },
+      { timeoutMs: 120_000 },
+    );
+    servers.set(env.OSPREY_DATA_DIR, server);
+    cleanups.push(() => stopServer(env.OSPREY_DATA_DIR));
+    return env;
+  },
+  async open(env) {
+    await stopServer(env.OSPREY_DATA_DIR ?? "");
+    return pglite.open(env);
+  },
+};
+async function stopServer(dataDir: string): Promise<void> {
+  const server = servers.get(dataDir);
+  servers.delete(dataDir);
+  if (server) expect(await server.stop("SIGTERM")).toBe(0);
+}
 const postgres: Backend = {
   name: "postgres",
   async env() {
@@ -130,7 +170,7 @@ const postgres: Backend = {
     return { db: d.db, close: () => d.close() };
   },
 };
-const backends = TEST_DATABASE_URL ? [pglite, postgres] : [pglite];
+const backends = TEST_DATABASE_URL ? [pgliteServer, postgres] : [pgliteServer];
 
 describe.each(backends)("osprey vault ($name)", (backend) => {
   it(
@@ -230,7 +270,7 @@ describe.each(backends)("osprey vault ($name)", (backend) => {
       // Every byte of every file in the data dir (PGlite's files, the key file, anything else).
       const files = filesUnder(env.OSPREY_DATA_DIR ?? "");
       expect(files.map((f) => path.basename(f.file))).toContain("vault.key");
-      if (backend.name === "pglite") {
+      if (backend === pgliteServer) {
         // The search does see what is stored: the label is in PGlite's files.
         expect(files.some((f) => f.bytes.includes(Buffer.from("Canary login")))).toBe(true);
       }
@@ -278,7 +318,7 @@ describe.each(backends)("osprey vault ($name)", (backend) => {
     SLOW,
   );
 
-  it.skipIf(backend.name !== "pglite")(
+  it.skipIf(backend !== pgliteServer)(
     "usage errors exit 2 and name what is wrong, never a value; an unknown account exits 1",
     async () => {
       const env = await backend.env();
@@ -305,7 +345,8 @@ describe.each(backends)("osprey vault ($name)", (backend) => {
     SLOW,
   );
 
-  it.skipIf(backend.name !== "pglite")(
+  // Direct (no server): rekey does not run through a server, and the keys come from each command's environment.
+  it.skipIf(backend !== pgliteServer)(
     "key rotation: the old key in PREVIOUS still opens; rekey moves everything to the new key",
     async () => {
       const dataDir = freshDataDir();
@@ -374,10 +415,11 @@ describe.each(backends)("osprey vault ($name)", (backend) => {
     SLOW,
   );
 
-  it.skipIf(backend.name !== "pglite")(
+  // Direct (no server): the command itself reads the key file.
+  it.skipIf(backend !== pgliteServer)(
     "a key file anyone else may read stops the command that needs it, naming the file",
     async () => {
-      const env = await backend.env();
+      const env = await pglite.env();
       const c = cli(() => env);
       const account = await newAccount(env);
       await c.ok(["add", account, "--vault", "V", "--label", "L", "--domains", "a.com", "--field", "password=x"]);

@@ -5,8 +5,9 @@ import { defaultIds } from "../../functions/lib/ids.ts";
 import { createServices } from "../../functions/services/index.ts";
 import { signWebhook, verifyWebhook } from "../../functions/webhooks/signing.ts";
 import { webhookSecretService } from "../../functions/webhooks/webhook-secret.service.ts";
+import { migratedDataDir } from "../helpers/data-dir.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { killChildren, runCli, tempDir } from "../helpers/process.ts";
+import { killChildren, runCli } from "../helpers/process.ts";
 
 /**
  * `osprey accounts webhook-secret`. The command runs in-process against each test database (the
@@ -62,7 +63,7 @@ describe.each(driverCases(["pglite", "pg"]))("accounts webhook-secret ($driver)"
 });
 
 describe("osprey accounts webhook-secret (process)", () => {
-  const dir = tempDir("osprey-cli-whsec-");
+  const dir = migratedDataDir("osprey-cli-whsec-");
   afterAll(async () => {
     await killChildren();
     dir.cleanup();
