@@ -155,6 +155,8 @@ const KEY = "__ospreySettle";
 
 /** Runs in the page: (re)starts the MutationObserver that keeps the time of the last mutation. */
 function observeMutations(key: string): void {
+  // Only the top document's DOM is watched (the init script also runs in every frame).
+  if (window.top !== window) return;
   const w = window as unknown as Record<string, { last: number; obs: MutationObserver } | undefined>;
   w[key]?.obs.disconnect();
   const state = {

@@ -116,6 +116,7 @@ export async function startSettleSite(): Promise<SettleSite> {
       ),
     ),
     "/idle": html(page("Idle", `<button id="nothing">Does nothing</button><p>Static text</p>`)),
+    "/framed": html(page("Framed", `<p>Around the frame</p><iframe src="/idle"></iframe>`)),
     "/ticker": html(
       page(
         "Ticker",

@@ -126,6 +126,17 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
     expect(after).toContain("Result A");
   });
 
+  it("has the top document watched from its start, a navigation outside any action included, and no frame", async () => {
+    const page = await open("/idle");
+    await page.goto(`${site.url}/framed`, { waitUntil: "load" });
+    const watched = () => Object.getOwnPropertyDescriptor(window, "__ospreySettle")?.enumerable === false;
+    expect(await page.evaluate(watched)).toBe(true);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    expect(await frame?.evaluate(watched)).toBe(false);
+    // The page's own view of its globals is unchanged.
+    expect(await page.evaluate(() => Object.keys(window).filter((k) => k.startsWith("__osprey")))).toEqual([]);
+  });
+
   it("is held by a DOM that never stops changing only for a bounded time", async () => {
     const page = await open("/ticker");
     const settled = await clickAndSettle(page, "#nothing");
