@@ -1,8 +1,18 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import type { Extractor } from "../../functions/extract/types.ts";
 import type { RunSession } from "../browser/run-session.ts";
-import { chooseOption, clickCheck, domSignature, fieldInfo, focusField, scrollBy, sleep, typeKeys } from "./page-ops.ts";
-import { type PageState, resolveElement } from "./page-state/index.ts";
+import {
+  type ClickCheck,
+  chooseOption,
+  clickCheck,
+  domSignature,
+  fieldInfo,
+  focusField,
+  scrollBy,
+  sleep,
+  typeKeys,
+} from "./page-ops.ts";
+import { findMarked, type PageState, resolveElement } from "./page-state/index.ts";
 import { type Settler, type SettleWatch, settleWatch } from "./settle.ts";
 import type { Action } from "./tools.ts";
 
@@ -50,6 +60,9 @@ export function describeEl(state: PageState, index: number): string {
   return el ? `[${index}] ${el.role}${el.name ? ` "${el.name.slice(0, 60)}"` : ""}` : `[${index}]`;
 }
 
+const gone = (index: number) =>
+  fail(`Element [${index}] is gone (the page changed since it was read); use the indexes of the new page state.`);
+
 /** Runs `fn` on the element [index] of `state`; a stale or unknown index, or an error thrown in `fn`, is a failed result. */
 export async function withElement(
   page: Page,
@@ -63,8 +76,7 @@ export async function withElement(
     : "the page has no interactive elements";
   if (!known) return fail(`There is no element [${index}] in the current page state (${range}).`);
   const handle = await resolveElement(page, state, index).catch(() => null);
-  if (!handle)
-    return fail(`Element [${index}] is gone (the page changed since it was read); use the indexes of the new page state.`);
+  if (!handle) return gone(index);
   try {
     return await fn(handle);
   } catch (err) {
@@ -106,6 +118,8 @@ export async function snapshot(session: RunSession, page: Page, settler: Settler
 }
 
 async function click(session: RunSession, page: Page, state: PageState, index: number, settler?: Settler): Promise<ActionResult> {
+  const wanted = state.elements.find((e) => e.index === index);
+  if (wanted && !wanted.frame) return clickInTop(session, page, state, index, wanted.tag, settler);
   return withElement(page, state, index, async (h) => {
     const inFrame = h.frame !== page.mainFrame();
     // An element of a child frame is brought into view through the frames that hold it.
@@ -127,6 +141,43 @@ async function click(session: RunSession, page: Page, state: PageState, index: n
     }
     return { ok: true, message: `Clicked ${describeEl(state, index)}. ${await changes(session, page, before)}` };
   });
+}
+
+/**
+ * A click on an element of the top document: found (as resolveElement would), scrolled into view
+ * and checked in one evaluate, beside the watch's start, with no element handle to fetch first.
+ */
+async function clickInTop(
+  session: RunSession,
+  page: Page,
+  state: PageState,
+  index: number,
+  tag: string,
+  settler?: Settler,
+): Promise<ActionResult> {
+  const found = `(${findMarked})(${index}, ${JSON.stringify(state.capture)}, ${JSON.stringify(tag)})`;
+  const before = snapshot(session, page, settler);
+  let check: ClickCheck | null;
+  try {
+    check = (await page.mainFrame().evaluate(`(el => el && (${clickCheck})(el))(${found})`)) as ClickCheck | null;
+  } catch (err) {
+    await (await before).watch.settled(0);
+    return fail(`${describeEl(state, index)}: ${errText(err)}`);
+  }
+  const watching = await before;
+  if (!check?.ok) {
+    await watching.watch.settled(0);
+    return check ? fail(`Did not click ${describeEl(state, index)}: it ${check.reason}.`) : gone(index);
+  }
+  try {
+    if (check.viaLabel) await page.mainFrame().evaluate(`(${found})?.labels?.[0]?.click()`);
+    // On the point found to hit the element (or its label) just now: the click lands where it was checked.
+    else await page.mouse.click(check.x, check.y);
+  } catch (err) {
+    await watching.watch.settled(0);
+    return fail(`${describeEl(state, index)}: ${errText(err)}`);
+  }
+  return { ok: true, message: `Clicked ${describeEl(state, index)}. ${await changes(session, page, watching)}` };
 }
 
 async function type(

@@ -103,6 +103,20 @@ describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round
     expect(await page.$eval("textarea", (el) => (el as HTMLTextAreaElement).value)).toBe("one\ntwo");
   });
 
+  it("clicks a checkbox through its label once the box itself is styled away", async () => {
+    await open("/keys");
+    const s = await state();
+    const box = s.elements.find((e) => e.role === "checkbox");
+    if (!box) throw new Error(`no checkbox in\n${renderPageState(s)}`);
+    // As a custom checkbox hides the real one: only its label is there to click.
+    await session.activePage().$eval("#agree", (el) => {
+      (el as HTMLElement).style.opacity = "0";
+    });
+    const res = await executeAction(session, s, { name: "click", index: box.index });
+    expect(res).toMatchObject({ ok: true });
+    expect(await session.activePage().$eval("#agree", (el) => (el as HTMLInputElement).checked)).toBe(true);
+  });
+
   it("refuses a stale index and a field that is not a text field, typing nothing", async () => {
     await open("/keys");
     const s = await state();

@@ -7,7 +7,7 @@ import { html, type Origin, startOrigin } from "../../helpers/origin.ts";
  * link to a slow document and a fetch followed by a navigation, a single-page-app link, a button
  * that does nothing, and a ticker that never stops changing the DOM. For the actions themselves: a
  * document that renders its view in steps after DOMContentLoaded, a button far below the fold of a
- * smoothly scrolling page, and fields that log every key event. `counts` tells how often each API
+ * smoothly scrolling page, and fields that log every key event (and a labelled checkbox). `counts` tells how often each API
  * endpoint was called.
  */
 
@@ -81,15 +81,16 @@ export async function startSettleSite(): Promise<SettleSite> {
         "Late view",
         `<main id="view"><p>Loading</p></main>
         <script>
-          // In steps 40 ms apart from DOMContentLoaded on (each inside the quiet window), the last one 160 ms after it.
+          // In steps 20 ms apart from DOMContentLoaded on (well inside the quiet window, even with timers
+          // running late on a busy machine), the last one about 160 ms after it.
           const view = document.getElementById('view');
           let step = 0;
           const next = () => {
             step += 1;
-            view.innerHTML = step < 4 ? '<p>Rendering step ' + step + '</p>' : '<h2>Rendered after load</h2>';
-            if (step < 4) setTimeout(next, 40);
+            view.innerHTML = step < 8 ? '<p>Rendering step ' + step + '</p>' : '<h2>Rendered after load</h2>';
+            if (step < 8) setTimeout(next, 20);
           };
-          document.addEventListener('DOMContentLoaded', () => setTimeout(next, 40));
+          document.addEventListener('DOMContentLoaded', () => setTimeout(next, 20));
         </script>`,
       ),
     ),
@@ -104,6 +105,7 @@ export async function startSettleSite(): Promise<SettleSite> {
       page(
         "Keys",
         `<input aria-label="Logged field" value="old text"><textarea aria-label="Notes"></textarea>
+        <label><input type="checkbox" id="agree"> I agree</label>
         <p id="log"></p><p id="inputs">0</p>
         <script>
           const log = [];
