@@ -127,8 +127,9 @@ export function narrows(q: SearchQuery): boolean {
 
 /**
  * Whether a domain, date or year filter applies: such a filter may keep a handful of documents, so
- * candidates are checked against its ids (a hash) before any document row is read. A type alone
- * keeps a share of the index: the walk in score order meets the page's documents soon enough.
+ * every posting read is checked against its ids (a hash) before it is scored. A type alone keeps a
+ * share of the index (hashing all of its ids costs more than it saves): its candidates are checked
+ * on the rows the walk in score order reads, which meets the page's documents soon enough.
  */
 function filtersBeyondType(q: SearchQuery): boolean {
   return (
@@ -154,8 +155,11 @@ function postingsOf(q: SearchQuery, cap: number, owner: string): SQL {
     return sql`(select doc_id, owner_account_id, tf, doc_length from search_postings p
       where p.term = w.term and p.owner_account_id = ${owner} order by p.impact desc nulls last limit ${cap})`;
   }
+  // A domain, date or year filter may keep a handful of documents: postings of the others are
+  // dropped by a hash probe before they are scored, not after.
+  const kept = filtersBeyondType(q) ? sql` and p.doc_id in (select id from f)` : sql``;
   return sql`(select doc_id, owner_account_id, tf, doc_length from search_postings p
-      where p.term = w.term and p.owner_account_id = ${owner} and w.df <= ${cap})
+      where p.term = w.term and p.owner_account_id = ${owner} and w.df <= ${cap}${kept})
     union all
     (select p.doc_id, p.owner_account_id, p.tf, p.doc_length from search_postings p
      where p.term = w.term and p.owner_account_id = ${owner} and w.df > ${cap} and p.doc_id in (select id from f)
@@ -255,8 +259,12 @@ export async function bm25Page(
   // With one language every candidate is in it: no check, so the plan stays the single-language
   // one (a hash join on an index-only scan of the candidates, not a lookup per candidate).
   const need = q.page * PAGE_SIZE + limit;
-  const inFilter = filtersBeyondType(q) ? sql`s.doc_id in (select id from f)` : sql`true`;
   const ownLanguage = languages.length > 1 ? sql` and d.language = (${arr(languages, "text[]")})[s.lang]` : sql``;
+  // A candidate's document row, read by its id alone (offset 0 keeps the planner from turning the
+  // probe into a join over every document the filter keeps): its boost when it passes the filters
+  // and is in the language it was scored in.
+  const rowCheck = sql`select ${boostSql(q)} as boost from search_documents d
+    where d.id = s.doc_id and ${filterSql(q, clock)}${ownLanguage} offset 0`;
   const result = await db.execute(sql`
     with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
     st as (
@@ -279,20 +287,17 @@ export async function bm25Page(
       group by p.doc_id, w.lang),
     top as materialized (
       select s.doc_id, s.score, s.score * k.boost as ranked
-      from (select * from s where ${inFilter} order by score desc, doc_id) s
-      cross join lateral (
-        select ${boostSql(q)} as boost from search_documents d
-        where d.id = s.doc_id and ${filterSql(q, clock)}${ownLanguage} offset 0) k
+      from (select * from s order by score desc, doc_id) s
+      cross join lateral (${rowCheck}) k
       order by s.score desc, s.doc_id
       limit ${need}),
     r as (
       select doc_id, score, ranked from top where (select count(*) from top) < ${need}
       union all
-      select s.doc_id, s.score, s.score * ${boostSql(q)} as ranked
-      from s join search_documents d on d.id = s.doc_id
-      where (select count(*) from top) >= ${need} and ${inFilter}
-        and s.score * ${MAX_BOOST * (1 + 1e-9)}::float8 >= (select min(ranked) from top)
-        and ${filterSql(q, clock)}${ownLanguage}),
+      select s.doc_id, s.score, s.score * k.boost as ranked
+      from s cross join lateral (${rowCheck}) k
+      where (select count(*) from top) >= ${need}
+        and s.score * ${MAX_BOOST * (1 + 1e-9)}::float8 >= (select min(ranked) from top)),
     pg as (select doc_id, score, ranked from r order by ranked desc, doc_id limit ${limit} offset ${q.page * PAGE_SIZE})
     select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,
       d.authors, d.venue, d.year, d.pdf_url, d.cited_by_count, pg.score
