@@ -7,7 +7,8 @@
  * depends on the page kind: discussions and shop grids keep the best subtree (every post, every
  * item); articles grow the core outwards while each step adds content-like text; products take
  * the smallest element holding both the product name and the description, grown over the
- * description sections below it (content/product.ts). Never returns nothing
+ * description sections below it (content/product.ts); a root that lies in one of many blocks of
+ * one make (listing entries, page-builder sections) widens to all of them (content/listing.ts). Never returns nothing
  * while the page has text: when scoring finds no clear root, <main>, <article> or <body> is used.
  * The page's title heading comes back beside the root when the root does not show it
  * (content/title-heading.ts).
@@ -16,6 +17,7 @@ import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
 import { postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
+import { widenToGrid } from "./content/listing.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
@@ -74,14 +76,25 @@ export function extractMainContent(document: Document, url: string): MainContent
       article = articleLike;
     }
   }
+  // A root inside one block of many of one make (a listing's entry, a page builder's section)
+  // that together outweigh it: the blocks are the page (content/listing.ts).
+  let listing = false;
+  if (!discussion && !shopGrid && !product && root !== best) {
+    const wide = widenToGrid(root, best, stats);
+    if (wide) {
+      root = wide;
+      article = false;
+      listing = true;
+    }
+  }
   // A thread of short posts can score no higher than the page around it: the posts say where it is.
   if (discussion && root === body) root = postsRoot(body, stats) ?? root;
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
   if (product && !articleLike) dropBuyBox(chosen, stats);
   cleanupRoot(chosen, stats, {
-    article: article || (articleLike && !discussion && !product),
-    grids: !articleLike || shopGrid,
+    article: article || (articleLike && !discussion && !product && !listing),
+    grids: !articleLike || shopGrid || listing,
     shop: shopGrid,
   });
   const found = textStats(chosen).chars > 0 ? chosen : body;

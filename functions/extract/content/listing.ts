@@ -1,0 +1,64 @@
+/**
+ * Pages made of many blocks of one make: listings (blog indexes, recipe and result lists: many
+ * siblings of one tag and class, each a linked entry) and articles that a page builder lays out
+ * as sibling sections of one class. The prose core lands in one block, the entry or section with
+ * the most prose, and the others are read as furniture. When the blocks around the chosen root
+ * together outweigh it, they are the content: the root widens to the grid that holds them.
+ */
+import type { StatsMap } from "./score.ts";
+
+/** Entries in a grid, and the least text per entry (a title). */
+const ITEMS_MIN = 4;
+const ITEM_CHARS = 15;
+/** Entries that are nothing but their link (a table of contents, a menu) make a link list, not a grid. */
+const ITEM_LINK_SHARE = 0.8;
+/** An intro is short: a root with this much prose is an article, whatever follows it. */
+const INTRO_PROSE = 1200;
+/** Entries with this share of prose are sections of one text rather than entries of a list. */
+const SECTION_PROSE = 0.5;
+/** The grid must hold this many times the root's text to be the content rather than a teaser block. */
+const GRID_OVER_ROOT = 1.5;
+
+interface Entries {
+  n: number;
+  chars: number;
+  prose: number;
+}
+
+/** The entries of one make among `el`'s children that `member` is one of, if they make a grid. */
+function entriesOf(el: Element, member: Element, stats: StatsMap): Entries | null {
+  if (el.childElementCount < ITEMS_MIN) return null;
+  const key = (c: Element) => `${c.tagName} ${(c.getAttribute("class") ?? "").trim().split(/\s+/, 1)[0]}`;
+  const want = key(member);
+  const out: Entries = { n: 0, chars: 0, prose: 0 };
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    const cs = stats.get(c);
+    if (!cs || cs.chars < ITEM_CHARS || cs.linkChars > ITEM_LINK_SHARE * cs.chars || key(c) !== want) continue;
+    if (c !== member && cs.prose === 0 && !c.querySelector("a[href]")) continue;
+    out.n++;
+    out.chars += cs.chars;
+    out.prose += cs.prose;
+  }
+  return out.n >= ITEMS_MIN ? out : null;
+}
+
+/**
+ * The element to use instead of `root` when `root` lies in one entry of a grid under `scope`
+ * whose entries together outweigh it (the nearest such grid), or null when the root stands.
+ */
+export function widenToGrid(root: Element, scope: Element, stats: StatsMap): Element | null {
+  const rootStats = stats.get(root);
+  if (!rootStats) return null;
+  const least = GRID_OVER_ROOT * rootStats.chars;
+  for (let member = root, el = root.parentElement; el && member !== scope; member = el, el = el.parentElement) {
+    // Cheap test first: an ancestor with too little text cannot hold entries that outweigh the root.
+    if ((stats.get(el)?.chars ?? 0) < least) continue;
+    const entries = stats.has(member) ? entriesOf(el, member, stats) : null;
+    if (!entries || entries.chars < least) continue;
+    // After an article's worth of prose, only more prose of the same make (the article's other
+    // sections, laid out as siblings by a page builder) joins; teasers of other stories do not.
+    if (rootStats.prose >= INTRO_PROSE && entries.prose < SECTION_PROSE * entries.chars) return null;
+    return el;
+  }
+  return null;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const text = (html: string, url: string) => extractMainText(html, url).text;
+
+describe("pages made of blocks of one make", () => {
+  it("keeps every section of an article that a page builder laid out as sibling sections", () => {
+    const topics = ["intro", "planning", "review team", "tools", "feedback", "delivery"];
+    const sections = topics
+      .map(
+        (t, i) =>
+          `<div class="builder-section"><div class="row"><div class="column"><div class="module"><div class="text">
+            <h2>Part ${i + 1}</h2>${para(t, 3)}${i === 2 ? para(`${t} detail`, 3) + para(`${t} example`, 3) : ""}</div></div></div></div>
+            <div class="builder-section-divider"><a href="#top">Back to top</a></div></div>`,
+      )
+      .join("");
+    const html = `<html><head><meta property="og:type" content="article"></head><body><main><article>
+      <h1>The review process</h1><div class="builder-content">${sections}</div></article></main></body></html>`;
+    const t = text(html, "https://example.com/blog/review-process");
+    for (const topic of topics) expect(t).toContain(`how the ${topic} works`);
+  });
+
+  it("keeps every entry of a listing whose entries each carry an excerpt", () => {
+    const entries = ["Scanning for bugs", "Code review at scale", "Hiring engineers", "Open source funds", "Faster builds"];
+    const items = entries
+      .map(
+        (e, i) =>
+          `<li class="post-card"><h3><a href="/blog/${i}">${e}</a></h3><p>${i === 0 ? "A longer summary of this post, with commas, clauses and enough words, so that it reads as prose to the extractor." : `Summary ${i}.`}</p><span>March ${i + 1}, 2026</span></li>`,
+      )
+      .join("");
+    const html = `<html><head><meta property="og:type" content="article"></head><body><main><h1>Blog</h1>
+      <ul class="posts">${items}</ul></main></body></html>`;
+    const t = text(html, "https://example.com/blog/");
+    for (const e of entries) expect(t).toContain(e);
+  });
+
+  it("does not widen an article into a table of contents or a list of other stories beside it", () => {
+    const toc = Array.from({ length: 8 }, (_, i) => `<li class="toc-entry"><a href="#s${i}">Section number ${i}</a></li>`).join(
+      "",
+    );
+    const teasers = Array.from(
+      { length: 6 },
+      (_, i) => `<div class="teaser"><a href="/story/${i}">Other story ${i}</a><span>By Staff, 11/19/2019</span></div>`,
+    ).join("");
+    const html = `<html><head><meta property="og:type" content="article"></head><body>
+      <div class="layout"><ul class="contents">${toc}</ul>
+      <div class="story"><h1>Short news</h1>${para("stabbing report", 3)}</div>
+      <div class="latest">${teasers}</div></div></body></html>`;
+    const t = text(html, "https://example.com/news/short");
+    expect(t).toContain("how the stabbing report works");
+    expect(t).not.toContain("Other story");
+    expect(t).not.toContain("Section number");
+  });
+});
