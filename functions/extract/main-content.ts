@@ -13,6 +13,7 @@
  * The page's title heading comes back beside the root when the root does not show it
  * (content/title-heading.ts).
  */
+import { dropCarousels } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
 import { postsRoot } from "./content/discussion.ts";
@@ -92,6 +93,8 @@ export function extractMainContent(document: Document, url: string): MainContent
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
   if (product && !articleLike) dropBuyBox(chosen, stats);
+  if (((product && !collection) || shopGrid) && !discussion)
+    dropCarousels(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null, shopGrid);
   cleanupRoot(chosen, stats, {
     article: article || (articleLike && !discussion && !product && !listing),
     grids: !articleLike || shopGrid || listing,

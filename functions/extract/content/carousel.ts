@@ -1,0 +1,97 @@
+/**
+ * Product carousels ("customers also viewed", "similar items", "complete the look"): on a product
+ * page, a run of sibling cards that each name another product, show its price and link to it.
+ * The product itself has one price block (its options have prices but no links of their own), so
+ * a run of priced, linked cards outside the name heading is somebody else's products. The run
+ * goes with the heading and controls around it (the smallest wrapper that holds little else),
+ * when that heading names other products ("customers also viewed", "similar items").
+ */
+import { tagOf } from "./dom.ts";
+import type { StatsMap } from "./score.ts";
+
+/**
+ * Cards in a run: fewer are an offer block or two variants side by side; more than a carousel
+ * shows is a category's own grid (a category page that also calls itself a product).
+ */
+const CARDS_MIN = 3;
+const CARDS_MAX = 16;
+/** A card's text: a product name and a price, not a paragraph of description. */
+const CARD_MAX_CHARS = 400;
+/** A wrapper is the carousel's own while what it adds besides the cards is this short (a heading, arrows). */
+const WRAPPER_EXTRA = 120;
+
+/** A price: a currency sign or code beside a number, either way round. */
+const PRICE =
+  /(?:[$€£¥₹₩]|\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|SEK|NOK|DKK|PLN|CZK|INR|BRL|R\$|kr|zł|Kč|Rs\.?))\s?\d|\d(?:[.,]\d{1,2})?\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP|kr|zł|Kč|руб|₽)\b)/;
+
+/** True when `el` reads as a card of another product: a link, a price, short text. */
+function isCard(el: Element, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  // Table rows with prices are a price list or a comparison, not cards.
+  if (!s || s.chars === 0 || s.chars > CARD_MAX_CHARS || s.prose > 0 || tagOf(el) === "tr") return false;
+  if (!el.querySelector("a[href]") && tagOf(el) !== "a") return false;
+  return PRICE.test(el.textContent ?? "");
+}
+
+const HEADING = /^h[2-6]$/;
+const TITLE_CHARS = 80;
+/** Titles of strips of other products, in the languages the benchmark pages use most. */
+const OTHER_PRODUCTS =
+  /\b(also|similar|related|recommend\w*|more from|how about|viewed|bought|complete the look|sponsored|you (may|might)|together|other items|recently|customers|people)\b|ähnlich|auch gekauft|similaires|vous aimerez|también|similares|relacionados|simili|potrebbe/i;
+
+/** The text of the first heading in `wrapper` outside the cards, if any. */
+function titleOf(wrapper: Element, list: Element): string | null {
+  for (const h of wrapper.querySelectorAll("h2, h3, h4, h5, h6")) if (!list.contains(h)) return h.textContent;
+  return null;
+}
+
+/** Containers whose element children include a run of CARDS_MIN product cards of one tag. */
+function carouselLists(root: Element, stats: StatsMap): Element[] {
+  const found: Element[] = [];
+  const visit = (el: Element) => {
+    if (el.childElementCount >= CARDS_MIN) {
+      const byTag = new Map<string, number>();
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+        if (!isCard(c, stats)) continue;
+        byTag.set(c.tagName, (byTag.get(c.tagName) ?? 0) + 1);
+      }
+      for (const n of byTag.values())
+        if (n >= CARDS_MIN && n <= CARDS_MAX) {
+          found.push(el);
+          return;
+        }
+    }
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (c.firstElementChild) visit(c);
+  };
+  visit(root);
+  return found;
+}
+
+/**
+ * Removes the product carousels inside `root` with their headings. `name` (the product's h1)
+ * is never removed, nor anything that holds it. On a category page (`grid`) the largest run of
+ * cards is the page's own grid and stays; the smaller ones ("recently viewed") go.
+ */
+export function dropCarousels(root: Element, stats: StatsMap, name: Element | null, grid: boolean): void {
+  const lists = carouselLists(root, stats);
+  const chars = (el: Element) => stats.get(el)?.chars ?? 0;
+  const main = grid ? lists.reduce<Element | null>((a, l) => (a && chars(a) >= chars(l) ? a : l), null) : null;
+  for (const list of lists) {
+    if (list === main || (name && list.contains(name)) || (main && list.contains(main))) continue;
+    const cards = stats.get(list)?.chars ?? 0;
+    let top = list;
+    for (let p = list.parentElement; p && p !== root; p = p.parentElement) {
+      const ps = stats.get(p);
+      if (!ps) continue;
+      if ((name && p.contains(name)) || ps.chars - cards > WRAPPER_EXTRA) break;
+      top = p;
+    }
+    // Only a strip titled as other products ("Customers also viewed"): a category page's own
+    // strips ("New arrivals", "Hot deals") are its content.
+    const prev = top.previousElementSibling;
+    const title = titleOf(top, list) ?? (prev && (stats.get(prev)?.chars ?? 0) <= TITLE_CHARS ? prev.textContent : null);
+    if (!title || !OTHER_PRODUCTS.test(title)) continue;
+    if (prev && HEADING.test(tagOf(prev))) prev.remove();
+    top.remove();
+  }
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const text = (html: string, url = "https://shop.example.com/page") => extractMainText(html, url).text;
+const ld = (...types: string[]) =>
+  `<script type="application/ld+json">[${types.map((t, i) => `{"@type":"${t}","name":"Item ${i}"}`).join(",")}]</script>`;
+
+describe("product carousels", () => {
+  const card = (name: string, price: string) =>
+    `<li class="tile"><a href="/p/${name.replace(/ /g, "-")}"><img src="/${name}.jpg"></a><h3>${name}</h3><div class="cost">${price}</div></li>`;
+  const carousel = (title: string, names: string[]) =>
+    `<div class="strip"><h2>${title}</h2><div class="viewport"><ul class="slides">${names.map((n, i) => card(n, `$${20 + i}.00`)).join("")}</ul></div></div>`;
+  const product = (extra: string) => `<html><head>${ld("Product")}</head><body><main><div class="pdp">
+      <h1>Trail Lamp</h1><div class="price">$49.00</div>${para("lamp", 3)}
+      <table><tr><th>Weight</th><td>280 g</td></tr><tr><th>Price band</th><td>$40 to $60</td></tr><tr><th>Colour</th><td>Grey</td></tr></table>
+      ${extra}</div></main></body></html>`;
+
+  it("drops the cards of other products and their heading, keeps the product's price, text and specs", () => {
+    const others = ["Desk Lamp", "Floor Lamp", "Wall Light", "Pendant Shade"];
+    const t = text(product(carousel("Customers also viewed", others)), "https://shop.example.com/p/trail-lamp");
+    for (const want of ["Trail Lamp", "$49.00", "how the lamp works", "280 g", "$40 to $60"]) expect(t).toContain(want);
+    for (const gone of [...others, "Customers also viewed", "$21.00"]) expect(t).not.toContain(gone);
+  });
+
+  it("keeps strips titled as the shop's own picks (a category page that calls itself a product)", () => {
+    const strip = ["Studio Lamp", "Reading Lamp", "Clip Light", "Night Light"];
+    const t = text(product(carousel("New arrivals", strip)));
+    for (const n of strip) expect(t).toContain(n);
+  });
+
+  it("keeps two offers side by side (no carousel of fewer than three cards)", () => {
+    const t = text(product(carousel("Bundle offers", ["Lamp and Battery", "Lamp and Case"])));
+    expect(t).toContain("Lamp and Battery");
+  });
+
+  it("keeps a grid larger than a carousel: a category page that calls itself a product", () => {
+    const names = Array.from({ length: 20 }, (_, i) => `Lamp model ${i + 1}`);
+    const html = `<html><head>${ld("Product")}</head><body><main><h1>Lamps</h1>
+      <ul class="grid">${names.map((n, i) => card(n, `$${30 + i}.00`)).join("")}</ul></main></body></html>`;
+    const t = text(html);
+    for (const n of names) expect(t).toContain(n);
+  });
+
+  it("drops a small carousel on a category page, keeps the category's grid", () => {
+    const names = ["Morning Blend", "Dark Roast", "Decaf Colombia", "Espresso Forte", "Ethiopia Natural", "Holiday Spice"];
+    const recent = ["Travel Mug", "Grinder Mini", "Filter Papers"];
+    const html = `<html><body><main><h1>Coffee</h1>
+      <ul class="grid">${names.map((n, i) => card(n, `$1${i}.99`)).join("")}</ul>
+      ${carousel("Recently viewed", recent)}</main></body></html>`;
+    const t = text(html, "https://shop.example.com/collections/coffee");
+    for (const n of names) expect(t).toContain(n);
+    for (const n of recent) expect(t).not.toContain(n);
+  });
+});
