@@ -93,6 +93,7 @@ export function extractMainContent(document: Document, url: string): MainContent
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
   if (product && !articleLike) dropBuyBox(chosen, stats);
+  // Strips of other products on a product page; on a category page all but its own grid.
   if (((product && !collection) || shopGrid) && !discussion)
     dropCarousels(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null, shopGrid);
   cleanupRoot(chosen, stats, {
