@@ -79,7 +79,8 @@ const postgres: Backend = {
 const backends = TEST_DATABASE_URL ? [pglite, pgliteServer, postgres] : [pglite, pgliteServer];
 
 function cli(env: () => Env) {
-  const run = (...args: string[]) => runCli(args, env());
+  // A direct command on PGlite opens the data dir (initdb on an empty one): slow on a busy machine.
+  const run = (...args: string[]) => runCli(args, env(), { timeoutMs: 120_000 });
   return {
     run,
     /** Runs a command that must succeed quietly on stderr; returns its stdout. */
@@ -134,7 +135,7 @@ describe.each(backends.filter((b) => b !== pgliteServer))("migrate on $name", (b
       expect(await osprey.ok("migrate")).toMatch(/^Migrations applied to (pglite \(.+\)|postgres \(.+\))\.\n$/);
     }
     expect(await osprey.json("accounts", "list", "--json")).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe.each(backends)("keys on $name", (backend) => {
@@ -165,7 +166,7 @@ describe.each(backends)("keys on $name", (backend) => {
     expect(created[0].account_id).not.toBe(created[1].account_id);
     expect(created[0].key).not.toBe(created[1].key);
     expect(secrets).toHaveLength(before + 2);
-  }, 60_000);
+  }, 180_000);
 
   it("--plan, --entitlements, --sub-user and --scope show in accounts show and keys list", async () => {
     custom = await osprey.json(
@@ -187,7 +188,7 @@ describe.each(backends)("keys on $name", (backend) => {
     expect(keys).toEqual([
       expect.objectContaining({ id: custom.key_id, prefix: custom.prefix, scope: "mcp", sub_user_id: "u1", revoked_at: null }),
     ]);
-  }, 60_000);
+  }, 180_000);
 
   it.runIf(backend.full)(
     "--account adds a key to an existing account",
@@ -197,7 +198,7 @@ describe.each(backends)("keys on $name", (backend) => {
       expect(added).toMatchObject({ account_id: custom.account_id, plan: "starter", scope: "api" });
       expect(added.key_id).not.toBe(custom.key_id);
     },
-    60_000,
+    180_000,
   );
 
   it.runIf(backend.full)(
@@ -209,7 +210,7 @@ describe.each(backends)("keys on $name", (backend) => {
       await osprey.fails(["keys", "create", "--scope", "x", "--json"], /--scope must be one of api, mcp/);
       await osprey.fails(["keys", "create", "--bogus", "--json"], /Unknown option '--bogus'/);
     },
-    60_000,
+    180_000,
   );
 
   it.runIf(backend.full)(
@@ -222,7 +223,7 @@ describe.each(backends)("keys on $name", (backend) => {
       );
       await osprey.fails(["keys", "revoke", "osk_zzzzzzzz"], /no API key has the id or prefix "osk_zzzzzzzz"/);
     },
-    60_000,
+    180_000,
   );
 
   it.runIf(backend.full)(
@@ -269,7 +270,7 @@ describe.each(backends)("keys on $name", (backend) => {
         name: "second",
       });
     },
-    60_000,
+    180_000,
   );
 });
 
@@ -313,14 +314,14 @@ describe("accounts on pglite (through a running server)", () => {
     const pro = await osprey.ok("accounts", "set-plan", id, "pro");
     expect(entitlementsIn(pro)).toEqual(effectiveEntitlements("pro", { granted: ["custom_proxy"], revoked: ["beta"] }));
     expect(pro).toMatch(/^search rpm {5}120$/m);
-  }, 90_000);
+  }, 180_000);
 
   it("credits --add, --set and show", async () => {
     expect(await osprey.ok("accounts", "credits", id, "--add", "50")).toBe(`account ${id} has 50 credits\n`);
     expect(await osprey.ok("accounts", "credits", id, "--add=-20")).toBe(`account ${id} has 30 credits\n`);
     expect(await osprey.ok("accounts", "credits", id, "--set", "100")).toBe(`account ${id} has 100 credits\n`);
     expect(await osprey.ok("accounts", "credits", id)).toBe(`account ${id} has 100 credits\n`);
-  }, 60_000);
+  }, 180_000);
 
   it("set-limits sets custom limits and 'default' goes back to the plan's", async () => {
     await osprey.ok("accounts", "set-limits", id, "--search-rpm", "5", "--fetch-upm", "7", "--max-pending-runs", "3");
@@ -338,13 +339,13 @@ describe("accounts on pglite (through a running server)", () => {
       limits: { search_rpm: pro.searchRpm, fetch_upm: 7, max_pending_runs: pro.maxPendingRuns },
       custom_limits: { search_rpm: null, fetch_upm: 7, max_pending_runs: null },
     });
-  }, 60_000);
+  }, 180_000);
 
   it("suspend and unsuspend", async () => {
     expect(await osprey.ok("accounts", "suspend", id)).toMatch(/SUSPENDED/);
     expect(await show()).toMatchObject({ suspended: true });
     expect(await osprey.ok("accounts", "unsuspend", id)).not.toMatch(/SUSPENDED/);
-  }, 60_000);
+  }, 180_000);
 
   it("invalid inputs fail with a message and change nothing", async () => {
     await osprey.fails(["accounts", "set-plan", id, "gold"], /plan must be one of free, payg, starter, pro/, 2);
@@ -361,13 +362,13 @@ describe("accounts on pglite (through a running server)", () => {
     await osprey.fails(["accounts", "show"], /usage: accounts show <account_id>/, 2);
     await osprey.fails(["accounts", "set-plan", "acct_missing", "pro"], /No account with id acct_missing/, 1);
     expect(await show()).toMatchObject({ plan: "pro", suspended: false, limits: { search_rpm: 120, fetch_upm: 7 } });
-  }, 60_000);
+  }, 180_000);
 
   // Fails today: node's parseArgs takes "-20" for an option and rejects `--add -20` as ambiguous,
   // although --add is documented to accept negative amounts (see the report).
   it("credits --add takes a negative amount as a separate argument", async () => {
     expect(await osprey.ok("accounts", "credits", id, "--add", "-20")).toBe(`account ${id} has 80 credits\n`);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("the CLI beside a server on the same PGlite data dir", () => {

@@ -13,8 +13,8 @@ import { migratedDataDir } from "../helpers/data-dir.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
 import { type Env, type ExitResult, killChildren, type RunningServer, runCli, startServer } from "../helpers/process.ts";
 
-/** A PGlite-backed command opens the database first: a few seconds each on a loaded machine. */
-const SLOW = 120_000;
+/** A direct PGlite-backed command opens the database first: a few seconds each, tens on a busy machine. */
+const SLOW = 300_000;
 
 /**
  * `osprey vault ...` as a real process: values from standard input, list / enable / disable /
@@ -55,7 +55,7 @@ interface Cli {
 
 function cli(env: () => Env, outputs: ExitResult[] = []): Cli {
   const run = async (args: string[], input?: string) => {
-    const r = await runCli(["vault", ...args], env(), input === undefined ? {} : { input });
+    const r = await runCli(["vault", ...args], env(), { timeoutMs: 120_000, ...(input === undefined ? {} : { input }) });
     outputs.push(r);
     return r;
   };
@@ -79,7 +79,7 @@ function cli(env: () => Env, outputs: ExitResult[] = []): Cli {
 }
 
 async function newAccount(env: Env): Promise<string> {
-  const r = await runCli(["keys", "create", "--json"], env);
+  const r = await runCli(["keys", "create", "--json"], env, { timeoutMs: 120_000 });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout).account_id as string;
 }

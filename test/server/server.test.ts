@@ -44,7 +44,8 @@ describe("osprey serve on a PGlite data dir", () => {
   });
 
   it("first start on an empty data dir prints the URLs, the adapters and one working key", async () => {
-    server = await startServer(env);
+    // An empty data dir: PGlite's initdb, which takes long on a busy machine.
+    server = await startServer(env, { timeoutMs: 120_000 });
     const out = server.stdout();
     const { url } = server;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -84,7 +85,7 @@ describe("osprey serve on a PGlite data dir", () => {
     const res = await getAccount(url, firstKey);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ plan: "pro" });
-  });
+  }, 150_000);
 
   it("answers 404 with the error body for surfaces that are not built and unknown paths", async () => {
     for (const [method, p] of [
@@ -234,7 +235,7 @@ describe("start-up errors", () => {
     const port = (blocker.address() as net.AddressInfo).port;
     try {
       const dir = dataDir();
-      const result = await runCli(["serve"], { PORT: String(port), OSPREY_DATA_DIR: dir });
+      const result = await runCli(["serve"], { PORT: String(port), OSPREY_DATA_DIR: dir }, { timeoutMs: 120_000 });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe("");
       // Start-up progress (info logs) comes first; the error is the last line.
@@ -246,7 +247,7 @@ describe("start-up errors", () => {
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
-  }, 60_000);
+  }, 150_000);
 });
 
 describe.runIf(TEST_DATABASE_URL)("osprey serve on Postgres (DATABASE_URL)", () => {
