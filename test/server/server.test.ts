@@ -234,12 +234,12 @@ describe("start-up errors", () => {
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const dir = dataDir();
+      const dir = dataDir({ migrated: true });
       const result = await runCli(["serve"], { PORT: String(port), OSPREY_DATA_DIR: dir }, { timeoutMs: 120_000 });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe("");
       // Start-up progress (info logs) comes first; the error is the last line.
-      expect(result.stderr).toMatch(/msg="migrations applied"/);
+      expect(result.stderr).toMatch(/msg="schema is current; no migrations to apply"/);
       expect(result.stderr.endsWith(`\nosprey: port ${port} on 127.0.0.1 is already in use (set PORT to another one)\n`)).toBe(
         true,
       );
