@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { effectiveEntitlements, PLAN_DEFINITIONS, type Plan } from "../../schema/plans.ts";
 import { migratedDataDir } from "../helpers/data-dir.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
-import { type Env, killChildren, runCli, startServer, tempDir } from "../helpers/process.ts";
+import { type Env, runCleanups, runCli, startServer, tempDir } from "../helpers/process.ts";
 
 /**
  * `npx osprey` as a real process. The tests of a group share one data dir (or database) and run in
@@ -19,19 +19,7 @@ import { type Env, killChildren, runCli, startServer, tempDir } from "../helpers
  */
 
 const cleanups: Array<() => Promise<void> | void> = [];
-afterAll(async () => {
-  // Cleanups first: they stop the servers gracefully (and check their exit code) before any child is killed.
-  const results = [];
-  for (const c of cleanups.reverse())
-    results.push(
-      await Promise.resolve()
-        .then(c)
-        .catch((err: unknown) => err),
-    );
-  await killChildren();
-  const failed = results.find((r) => r instanceof Error);
-  if (failed) throw failed;
-}, 120_000);
+afterAll(() => runCleanups(cleanups), 120_000);
 
 /** A new data dir: empty, or (by default) with a migrated PGlite database copied in. */
 function freshDataDir({ migrated = true } = {}): string {

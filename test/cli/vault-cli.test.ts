@@ -11,7 +11,7 @@ import { createKeyring, VaultKey } from "../../functions/vault/crypto.ts";
 import { browserProfiles } from "../../schema/tables/index.ts";
 import { migratedDataDir } from "../helpers/data-dir.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
-import { type Env, type ExitResult, killChildren, type RunningServer, runCli, startServer } from "../helpers/process.ts";
+import { type Env, type ExitResult, type RunningServer, runCleanups, runCli, startServer } from "../helpers/process.ts";
 
 /** A direct PGlite-backed command opens the database first: a few seconds each, tens on a busy machine. */
 const SLOW = 300_000;
@@ -23,19 +23,7 @@ const SLOW = 300_000;
  */
 
 const cleanups: Array<() => Promise<void> | void> = [];
-afterAll(async () => {
-  // Cleanups first: they stop the servers gracefully before any child left is killed.
-  const results = [];
-  for (const c of cleanups.reverse())
-    results.push(
-      await Promise.resolve()
-        .then(c)
-        .catch((err: unknown) => err),
-    );
-  await killChildren();
-  const failed = results.find((r) => r instanceof Error);
-  if (failed) throw failed;
-}, 120_000);
+afterAll(() => runCleanups(cleanups), 120_000);
 
 function freshDataDir(): string {
   const t = migratedDataDir("osprey-vault-cli-");

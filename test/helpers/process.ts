@@ -204,6 +204,24 @@ export async function killChildren(): Promise<void> {
   await Promise.all(running.map((c) => (c.exitCode === null && c.signalCode === null ? waitForExit(c).catch(() => {}) : null)));
 }
 
+/**
+ * An afterAll body: runs every cleanup, last registered first (servers stop gracefully, so a test
+ * can check their exit code, before their data dirs go), then kills any child left; rethrows the
+ * first cleanup that failed once all have run.
+ */
+export async function runCleanups(cleanups: Array<() => Promise<void> | void>): Promise<void> {
+  const failures: unknown[] = [];
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  await killChildren();
+  if (failures.length > 0) throw failures[0];
+}
+
 process.once("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
