@@ -4,22 +4,14 @@ import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25, RANK_BOOST } from "../../functions/search/local/ranking.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { searchQuery } from "../helpers/search-upstreams.ts";
 
 // The page is chosen among the best documents by BM25 alone and then among those whose boosted
 // score could still reach it (ranking.ts): a document the language or location lifts from outside
 // the raw top must still take its place, on every page, filtered or not.
 const clock = { now: () => new Date("2026-06-15T12:00:00Z") };
 const viewer = { accountId: "acct_topk" };
-const query = (o: Partial<SearchQuery> = {}): SearchQuery => ({
-  text: "quokka",
-  location: "US",
-  language: "en",
-  includeDomains: [],
-  excludeDomains: [],
-  domainType: "web",
-  page: 0,
-  ...o,
-});
+const query = (o: Partial<SearchQuery> = {}): SearchQuery => searchQuery({ text: "quokka", ...o });
 
 // 24 pages on one host whose BM25 scores fall slowly with their length, and one on a .de host a
 // little longer than all of them: last by BM25, within RANK_BOOST.location of the best.

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { executeAction, openUrl } from "../../../containers/agent/actions.ts";
+import { describe, expect, it } from "vitest";
+import { executeAction } from "../../../containers/agent/actions.ts";
 import { readState } from "../../../containers/agent/capture-step.ts";
 import { type PageState, renderPageState } from "../../../containers/agent/page-state/index.ts";
-import type { RunSession } from "../../../containers/browser/run-session.ts";
-import { chromeAvailable, launchTestBrowser, type TestBrowser } from "../../helpers/test-session.ts";
-import { type SettleSite, startSettleSite } from "./settle-site.ts";
+import { chromeAvailable } from "../../helpers/test-session.ts";
+import { settleSuite } from "./suite.ts";
 
 /**
  * The actions' own round trips, cut to few, on real Chromium: a click lands on the point its check
@@ -14,37 +13,20 @@ import { type SettleSite, startSettleSite } from "./settle-site.ts";
  */
 
 describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round trips", () => {
-  let browser: TestBrowser;
-  let site: SettleSite;
-  let session: RunSession;
-
-  beforeAll(async () => {
-    [browser, site] = await Promise.all([launchTestBrowser(), startSettleSite()]);
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.close()]);
-  });
-  beforeEach(async (ctx) => {
-    session = await browser.open();
-    ctx.onTestFinished(() => session.close());
-  });
-
-  const open = async (path: string) => {
-    const res = await openUrl(session, session.activePage(), `${site.url}${path}`);
-    expect(res.ok, res.message).toBe(true);
-  };
-  const state = () => readState(session.activePage(), false);
+  const t = settleSuite();
+  const open = (path: string) => t.open(path);
+  const state = () => readState(t.session.activePage(), false);
   const named = (s: PageState, name: string) => {
     const el = s.elements.find((e) => e.name === name);
     if (!el) throw new Error(`no element "${name}" in\n${renderPageState(s)}`);
     return el.index;
   };
-  const text = (selector: string) => session.activePage().$eval(selector, (el) => el.textContent ?? "");
+  const text = (selector: string) => t.session.activePage().$eval(selector, (el) => el.textContent ?? "");
 
   it("waits for a new document's view rendered in steps after DOMContentLoaded", async () => {
     await open("/late");
     const before = await state();
-    const res = await executeAction(session, before, { name: "click", index: named(before, "Late view") });
+    const res = await executeAction(t.session, before, { name: "click", index: named(before, "Late view") });
     expect(res.message).toMatch(/navigated to .*\/late\/view/);
     // Read straight after the action, with no wait of its own: the settle covered the late render.
     const after = renderPageState(await state());
@@ -57,7 +39,7 @@ describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round
     const s = await state();
     const index = named(s, "Far button");
     expect(s.elements.find((e) => e.index === index)?.inViewport).toBe(false);
-    const res = await executeAction(session, s, { name: "click", index });
+    const res = await executeAction(t.session, s, { name: "click", index });
     expect(res).toMatchObject({ ok: true });
     expect(res.message).toMatch(/The page changed/);
     expect(await text("#out")).toBe("Far button clicked");
@@ -67,7 +49,7 @@ describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round
     await open("/keys");
     const s = await state();
     const typed = "Ab c!é東";
-    const res = await executeAction(session, s, {
+    const res = await executeAction(t.session, s, {
       name: "type",
       index: named(s, "Logged field"),
       text: typed,
@@ -75,7 +57,7 @@ describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round
       clear: true,
     });
     expect(res).toMatchObject({ ok: true });
-    const page = session.activePage();
+    const page = t.session.activePage();
     expect(await page.$eval("input", (el) => (el as HTMLInputElement).value)).toBe(typed);
     // One keydown per character a US keyboard has a key for, in order; é and 東 arrive as text (an input event each).
     expect(JSON.parse(await text("#log"))).toEqual(["A", "b", " ", "c", "!"]);
@@ -83,7 +65,7 @@ describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round
     expect(Number(await text("#inputs"))).toBe(1 + [...typed].length);
     // Without clear, the text goes after what the field holds; Enter in a textarea is a new line, not a submit.
     const again = await state();
-    const kept = await executeAction(session, again, {
+    const kept = await executeAction(t.session, again, {
       name: "type",
       index: named(again, "Logged field"),
       text: "!",
@@ -93,7 +75,7 @@ describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round
     expect(kept).toMatchObject({ ok: true });
     expect(await page.$eval("input", (el) => (el as HTMLInputElement).value)).toBe(`${typed}!`);
     const notes = await state();
-    await executeAction(session, notes, {
+    await executeAction(t.session, notes, {
       name: "type",
       index: named(notes, "Notes"),
       text: "one\ntwo",
@@ -109,19 +91,19 @@ describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round
     const box = s.elements.find((e) => e.role === "checkbox");
     if (!box) throw new Error(`no checkbox in\n${renderPageState(s)}`);
     // As a custom checkbox hides the real one: only its label is there to click.
-    await session.activePage().$eval("#agree", (el) => {
+    await t.session.activePage().$eval("#agree", (el) => {
       (el as HTMLElement).style.opacity = "0";
     });
-    const res = await executeAction(session, s, { name: "click", index: box.index });
+    const res = await executeAction(t.session, s, { name: "click", index: box.index });
     expect(res).toMatchObject({ ok: true });
-    expect(await session.activePage().$eval("#agree", (el) => (el as HTMLInputElement).checked)).toBe(true);
+    expect(await t.session.activePage().$eval("#agree", (el) => (el as HTMLInputElement).checked)).toBe(true);
   });
 
   it("refuses a stale index and a field that is not a text field, typing nothing", async () => {
     await open("/keys");
     const s = await state();
     const stale = await executeAction(
-      session,
+      t.session,
       { ...s, capture: "an-older-capture" },
       { name: "click", index: named(s, "Notes") },
     );
@@ -129,7 +111,7 @@ describe.skipIf(!chromeAvailable("action tests"))("verified actions in few round
     expect(stale.message).toMatch(/is gone/);
     await open("/far");
     const far = await state();
-    const button = await executeAction(session, far, {
+    const button = await executeAction(t.session, far, {
       name: "type",
       index: named(far, "Far button"),
       text: "x",

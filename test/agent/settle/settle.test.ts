@@ -1,13 +1,12 @@
 import type { Page } from "puppeteer-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { executeAction, openUrl } from "../../../containers/agent/actions.ts";
+import { describe, expect, it } from "vitest";
+import { executeAction } from "../../../containers/agent/actions.ts";
 import { readState } from "../../../containers/agent/capture-step.ts";
 import { renderPageState } from "../../../containers/agent/page-state/index.ts";
 import { DOM_QUIET_MS, LONG_REQUEST_MS, SETTLE_MAX_MS, settleWatch } from "../../../containers/agent/settle.ts";
-import type { RunSession } from "../../../containers/browser/run-session.ts";
-import { chromeAvailable, launchTestBrowser, type TestBrowser } from "../../helpers/test-session.ts";
+import { chromeAvailable } from "../../helpers/test-session.ts";
 import { waitFor } from "../../helpers/wait.ts";
-import { type SettleSite, startSettleSite } from "./settle-site.ts";
+import { settleSuite } from "./suite.ts";
 
 /**
  * The settle after an action, on real Chromium and a loopback site: what it waits for (a delayed
@@ -16,26 +15,8 @@ import { type SettleSite, startSettleSite } from "./settle-site.ts";
  */
 
 describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () => {
-  let browser: TestBrowser;
-  let site: SettleSite;
-  let session: RunSession;
-
-  beforeAll(async () => {
-    [browser, site] = await Promise.all([launchTestBrowser(), startSettleSite()]);
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.close()]);
-  });
-  beforeEach(async (ctx) => {
-    session = await browser.open();
-    ctx.onTestFinished(() => session.close());
-  });
-
-  const open = async (path: string) => {
-    const res = await openUrl(session, session.activePage(), `${site.url}${path}`);
-    expect(res.ok, res.message).toBe(true);
-    return session.activePage();
-  };
+  const t = settleSuite();
+  const open = (path: string) => t.open(path);
   /** Clicks `selector` with a watch started before, the way the actions do; returns how the settle ended. */
   const clickAndSettle = async (page: Page, selector: string) => {
     const watch = await settleWatch(page);
@@ -44,11 +25,11 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
   };
   /** Clicks the element of the current page state named `name` through the agent's executor. */
   const clickNamed = async (name: string) => {
-    const state = await readState(session.activePage(), false);
+    const state = await readState(t.session.activePage(), false);
     const el = state.elements.find((e) => e.name === name);
     if (!el) throw new Error(`no element "${name}" in\n${renderPageState(state)}`);
-    const res = await executeAction(session, state, { name: "click", index: el.index });
-    return { res, after: renderPageState(await readState(session.activePage(), false)) };
+    const res = await executeAction(t.session, state, { name: "click", index: el.index });
+    return { res, after: renderPageState(await readState(t.session.activePage(), false)) };
   };
 
   it("waits for an XHR that fills the results 200 ms after the click", async () => {
@@ -72,9 +53,9 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
     expect(posted.after).toContain("Arrived after 200 ms");
     await open("/nav");
     // A drop-down whose change navigates: the choice is verified before the page goes.
-    const jump = await readState(session.activePage(), false);
+    const jump = await readState(t.session.activePage(), false);
     const box = jump.elements.find((e) => e.name === "Jump to");
-    const chosen = await executeAction(session, jump, { name: "select_option", index: box?.index ?? 0, option: "Go" });
+    const chosen = await executeAction(t.session, jump, { name: "select_option", index: box?.index ?? 0, option: "Go" });
     expect(chosen).toMatchObject({ ok: true });
     expect(chosen.message).toMatch(/Selected "Go" .*navigated to .*\/slow-doc\?ms=150/);
     await open("/nav");
@@ -87,7 +68,7 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
     const page = await open("/nav");
     const settled = await clickAndSettle(page, "a[target=_blank]");
     expect(await settled.popup?.evaluate(() => document.body.textContent)).toContain("Arrived after 300 ms");
-    await session.switchTo(0);
+    await t.session.switchTo(0);
     const { res, after } = await clickNamed("In a new tab");
     expect(res.message).toMatch(/A new tab opened and is now active: .*\/slow-doc\?ms=300/);
     expect(after).toContain("Arrived after 300 ms");
@@ -115,7 +96,7 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
   it("is not held by a long-poll or a status poll the page keeps running, yet waits for the click's own request", async () => {
     const page = await open("/background");
     // The page's own traffic between actions: the long-poll open and the status poll repeating.
-    await waitFor(() => (site.counts.get("status") ?? 0) >= 3 && (site.counts.get("updates") ?? 0) >= 1);
+    await waitFor(() => (t.site.counts.get("status") ?? 0) >= 3 && (t.site.counts.get("updates") ?? 0) >= 1);
     await waitFor(() => page.evaluate(() => performance.now() > 1200));
     const note = await clickAndSettle(page, "#note");
     expect(note.reason).toBe("settled");
@@ -128,7 +109,7 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
 
   it("has the top document watched from its start, a navigation outside any action included, and no frame", async () => {
     const page = await open("/idle");
-    await page.goto(`${site.url}/framed`, { waitUntil: "load" });
+    await page.goto(`${t.site.url}/framed`, { waitUntil: "load" });
     const watched = () => Object.getOwnPropertyDescriptor(window, "__ospreySettle")?.enumerable === false;
     expect(await page.evaluate(watched)).toBe(true);
     const frame = page.frames().find((f) => f !== page.mainFrame());
@@ -146,11 +127,11 @@ describe.skipIf(!chromeAvailable("settle tests"))("settle after an action", () =
   it("stops at the cap while a navigation is still loading, and never throws on a closed page", async () => {
     const page = await open("/idle");
     const watch = await settleWatch(page);
-    await page.evaluate((url) => location.assign(url), `${site.url}/slow-doc?ms=3000`);
+    await page.evaluate((url) => location.assign(url), `${t.site.url}/slow-doc?ms=3000`);
     const capped = await watch.settled(600);
     expect(capped.reason).toBe("cap");
     expect(capped.waitedMs).toBeLessThan(2_000);
-    const other = await session.context.newPage();
+    const other = await t.session.context.newPage();
     const gone = await settleWatch(other);
     await other.close();
     await expect(gone.settled()).resolves.toMatchObject({ reason: "settled" });
