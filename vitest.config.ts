@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "functions/**/*.test.ts", "containers/**/*.test.ts", "schema/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup-process.ts"],
+    execArgv: ["--wasm-tiering-budget=1000000000"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

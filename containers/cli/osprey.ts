@@ -8,8 +8,11 @@
  * the command's code.
  */
 import type { DataDirLock } from "../local/data-dir-lock.ts";
+import { installModuleHooks, preferBaselineWasm } from "./module-hooks.ts";
 import type { CommandIo } from "./run-command.ts";
 import { COMMANDS, usage } from "./usage.ts";
+
+installModuleHooks();
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (message: string, code: number) => {
@@ -56,8 +59,9 @@ async function main(argv: string[]): Promise<void> {
     const { startWorker } = await import("../local/worker-main.ts");
     return startWorker(config, { print: (s) => process.stdout.write(s) });
   }
+  preferBaselineWasm();
   const [{ openRuntime }, { runCommand }] = await Promise.all([import("../local/runtime.ts"), import("./run-command.ts")]);
-  const runtime = await openRuntime(config, `osprey ${command}`, { lock });
+  const runtime = await openRuntime(config, `osprey ${command}`, { lock, shortLived: true });
   const io: CommandIo = {
     out,
     err: (line) => process.stderr.write(`${line}\n`),

@@ -19,8 +19,9 @@ export interface Runtime {
  * open-database.ts would also load the Neon driver and its WebSocket client, which a CLI command on
  * the embedded database never uses.
  */
-async function open(database: Config["database"]): Promise<Database> {
-  if (database.driver === "pglite") return (await import("../../functions/db/pglite-database.ts")).openPglite(database.dataDir);
+async function open(database: Config["database"], shortLived: boolean): Promise<Database> {
+  if (database.driver === "pglite")
+    return (await import("../../functions/db/pglite-database.ts")).openPglite(database.dataDir, { shortLived });
   return (await import("../../functions/db/open-database.ts")).openDatabase(database);
 }
 
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   afterLock?: () => Promise<void>;
   /** The data dir's lock when the caller took it already (the CLI, before loading the database modules). */
   lock?: DataDirLock;
+  /** The process runs one command and exits (the CLI): PGlite starts with a smaller buffer pool. */
+  shortLived?: boolean;
 }
 
 /** How long `serve` waits for a CLI command that holds the data dir (they take seconds). */
@@ -76,7 +79,7 @@ export async function openRuntime(config: Config, command: string, opts: Runtime
     await opts.afterLock?.();
     let t = performance.now();
     progress("opening the database", { driver: config.database.driver });
-    database = await open(config.database);
+    database = await open(config.database, opts.shortLived ?? false);
     progress("database open; applying migrations", { database: database.description, ms: elapsed(t) });
     t = performance.now();
     const current = await schemaIsCurrent(database.db);

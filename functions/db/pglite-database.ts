@@ -23,9 +23,25 @@ export function wrapPglite(client: PGlite, description: string): Database {
   };
 }
 
+export interface PgliteOptions {
+  /**
+   * For a process that runs one command and exits (the CLI without a server): 16 MB of shared
+   * buffers instead of PGlite's 128 MB. Postgres sets up its whole buffer pool when it starts,
+   * and on this 2-core machine that halves PGlite's start (~1.1 s to ~0.55 s); a server keeps the
+   * larger pool, which it reads from for its whole life.
+   */
+  shortLived?: boolean;
+}
+
+/** PGlite's start options for a process that runs briefly (see PgliteOptions.shortLived). */
+export function shortLivedStart(): { startParams: string[] } {
+  return { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
+}
+
 /** Opens PGlite under `dataDir`, or in memory when it is null. */
-export async function openPglite(dataDir: string | null): Promise<Database> {
+export async function openPglite(dataDir: string | null, options: PgliteOptions = {}): Promise<Database> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
-  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const start = options.shortLived ? shortLivedStart() : {};
+  const client = dataDir ? await PGlite.create(dataDir, start) : await PGlite.create(start);
   return wrapPglite(client, dataDir ? `pglite (${dataDir})` : "pglite (in memory)");
 }

@@ -68,7 +68,7 @@ describe.each(driverCases(["pglite", "pg"]))("osprey index ($driver, in process)
 
 describe("osprey index (real process, PGlite)", () => {
   it("imports with a summary on stdout, bad lines on stderr, then counts", async () => {
-    const env = { OSPREY_DATA_DIR: path.join(dir.dir, "data") };
+    const env = { OSPREY_DATA_DIR: dir.dir };
     const r = await runCli(["index", "import", "--jsonl", file], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(

@@ -5,7 +5,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import type { Database, DbDriver } from "../../functions/db/db.ts";
 import { openDatabase } from "../../functions/db/open-database.ts";
-import { wrapPglite } from "../../functions/db/pglite-database.ts";
+import { shortLivedStart, wrapPglite } from "../../functions/db/pglite-database.ts";
 import { startNeonProxy } from "./neon-proxy.ts";
 
 /**
@@ -66,7 +66,10 @@ const pglite: DriverCase = {
       return { ...db, dispose: () => db.close() };
     }
     snapshot ??= new Blob([readFileSync(inject("pgliteSnapshot"))]);
-    const db = wrapPglite(await PGlite.create({ loadDataDir: snapshot }), "pglite (in memory, from snapshot)");
+    const db = wrapPglite(
+      await PGlite.create({ loadDataDir: snapshot, ...shortLivedStart() }),
+      "pglite (in memory, from snapshot)",
+    );
     return { ...db, dispose: () => db.close() };
   },
 };
