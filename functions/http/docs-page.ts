@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -11,8 +11,8 @@ export const DOCS_ASSETS_PREFIX = "/docs/assets/";
 
 interface Bundle {
   version: string;
-  /** The UMD bundle of @scalar/api-reference (its CSS is inside: the script injects it). */
-  js: Buffer;
+  /** The file of the UMD bundle of @scalar/api-reference (its CSS is inside: the script injects it). */
+  file: string;
 }
 
 /**
@@ -25,7 +25,8 @@ function findBundle(): Bundle | null {
     let root = path.dirname(entry);
     while (!path.basename(root).startsWith("api-reference") && path.dirname(root) !== root) root = path.dirname(root);
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
-    return { version: pkg.version, js: readFileSync(path.join(root, "dist", "browser", "standalone.js")) };
+    const file = path.join(root, "dist", "browser", "standalone.js");
+    return existsSync(file) ? { version: pkg.version, file } : null;
   } catch {
     return null;
   }
@@ -34,7 +35,7 @@ function findBundle(): Bundle | null {
 /**
  * GET /docs, the API reference (Scalar), with its script served from the installed package so the
  * page works without internet: no CDN, and Scalar's default web fonts off (system fonts instead).
- * The script is read and gzipped once, on first use (4.8 MB, ~1 MB gzipped).
+ * The script is read and gzipped once, on first use (4.8 MB, ~1 MB gzipped), not at start.
  */
 export function mountDocs(app: OpenAPIHono<AppEnv>, opts: { title: string }): void {
   const bundle = findBundle();
@@ -44,17 +45,19 @@ export function mountDocs(app: OpenAPIHono<AppEnv>, opts: { title: string }): vo
     Scalar({ url: "/openapi.json", pageTitle: opts.title, withDefaultFonts: false, ...(scriptPath ? { cdn: scriptPath } : {}) }),
   );
   if (!bundle || !scriptPath) return;
+  let js: Buffer | undefined;
   let gzipped: Buffer | undefined;
   app.get(scriptPath, (c) => {
+    js ??= readFileSync(bundle.file);
     c.header("content-type", "text/javascript; charset=utf-8");
     c.header("cache-control", "public, max-age=31536000, immutable");
     c.header("x-content-type-options", "nosniff");
     c.header("vary", "accept-encoding");
     if (/\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) {
-      gzipped ??= gzipSync(bundle.js);
+      gzipped ??= gzipSync(js);
       c.header("content-encoding", "gzip");
       return c.body(new Uint8Array(gzipped));
     }
-    return c.body(new Uint8Array(bundle.js));
+    return c.body(new Uint8Array(js));
   });
 }
