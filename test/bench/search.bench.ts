@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- search [--db postgres://...] [--only scifact|generated] [--docs 200000]
- *   [--k1 0.9] [--b 0.4] [--title-weight 3] [--max-postings 5000]`
+ *   [--k1 0.9] [--b 0.4] [--title-weight 3] [--max-postings 5000] [--keep-db | --reuse-db NAME]`
  * (a) BEIR SciFact (../shared/bench/search/scifact, read at run time, never copied): the corpus is
  *     imported through the CLI's import code (a JSONL file), the 809 train queries are searched
  *     through GET /search of the real app on a loopback port; nDCG@10 trec_eval-style over all of
@@ -11,7 +11,11 @@
  * Beside ours in the same run, query by query in turn (search-http.ts): the local index's provider
  * without HTTP, and the anchor, Postgres' own full-text search (GIN + ts_rank) on the same rows.
  * PGlite in memory by default; `--db` (or SEARCH_BENCH_DATABASE_URL) runs on a fresh database
- * created on that Postgres server and dropped afterwards.
+ * created on that Postgres server and dropped afterwards. With `--db`, `--keep-db` keeps the
+ * generated corpus's database (its name is printed) and `--reuse-db NAME` times the queries on it
+ * again without importing (an import of 200,000 documents takes most of an hour here).
+ * A query that fails (e.g. 503 SERVICE_BUSY when the provider's 5 s timeout passes on a loaded
+ * machine) is counted and reported with the latencies, not fatal to the run.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { Database } from "../../functions/db/db.ts";
 import { openDatabase } from "../../functions/db/open-database.ts";
@@ -48,35 +53,60 @@ export function ndcgAt10(ranked: string[], labels: Map<string, number>): number 
   return idcg > 0 ? dcg / idcg : 0;
 }
 
-async function openBenchDb(url: string | undefined): Promise<{ db: Database; drop(): Promise<void> }> {
+interface BenchDb {
+  db: Database;
+  /** The Postgres database's name (null on PGlite). */
+  name: string | null;
+  drop(): Promise<void>;
+}
+
+/** Keeping or reusing a generated corpus's database (Postgres only). */
+interface DbReuse {
+  keep: boolean;
+  reuse?: string;
+}
+
+async function openBenchDb(url: string | undefined, reuse: DbReuse = { keep: false }): Promise<BenchDb> {
   if (!url) {
     const db = await openDatabase({ driver: "pglite", dataDir: null });
     await db.migrate();
-    return { db, drop: () => db.close() };
+    return { db, name: null, drop: () => db.close() };
   }
-  const name = `osprey_bench_search_${randomBytes(4).toString("hex")}`;
+  if (reuse.reuse && !/^[a-z_][a-z0-9_]*$/.test(reuse.reuse)) throw new Error(`--reuse-db ${reuse.reuse}: not a database name`);
+  const name = reuse.reuse ?? `osprey_bench_search_${randomBytes(4).toString("hex")}`;
   const admin = async (q: string) => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     await c.query(q).finally(() => c.end());
   };
-  await admin(`create database ${name}`);
+  if (!reuse.reuse) await admin(`create database ${name}`);
   const target = new URL(url);
   target.pathname = `/${name}`;
   const db = await openDatabase({ driver: "pg", url: target.toString() });
   await db.migrate();
+  const keep = reuse.keep || Boolean(reuse.reuse);
   return {
     db,
+    name,
     async drop() {
       await db.close();
-      await admin(`drop database if exists ${name} with (force)`);
+      if (keep) out(`(database ${name} kept: --reuse-db ${name} times its queries again)`);
+      else await admin(`drop database if exists ${name} with (force)`);
     },
   };
+}
+
+async function countDocuments(db: Database): Promise<number> {
+  const r = (await db.db.execute(sql`select count(*)::int as n from search_documents`)) as unknown as { rows: { n: number }[] };
+  return Number(r.rows[0]?.n ?? 0);
 }
 
 interface Timed {
   urls: string[][];
   ms: number[];
+  /** Queries that failed (timed like the rest; their results count as empty). */
+  failures: number;
+  firstFailure?: string;
 }
 
 /**
@@ -89,13 +119,17 @@ async function timeQueries(
   type: DomainType,
   filters: (i: number) => Record<string, string> = () => ({}),
 ): Promise<Timed[]> {
-  for (const [i, q] of queries.slice(0, 20).entries()) for (const fn of fns) await fn(q, type, filters(i));
-  const timed: Timed[] = fns.map(() => ({ urls: [], ms: [] }));
+  for (const [i, q] of queries.slice(0, 20).entries()) for (const fn of fns) await fn(q, type, filters(i)).catch(() => []);
+  const timed: Timed[] = fns.map(() => ({ urls: [], ms: [], failures: 0 }));
   for (const [i, q] of queries.entries()) {
     for (const [j, fn] of fns.entries()) {
-      const t0 = performance.now();
-      const urls = await fn(q, type, filters(i));
       const t = timed[j] as Timed;
+      const t0 = performance.now();
+      const urls = await fn(q, type, filters(i)).catch((err: unknown) => {
+        t.failures++;
+        t.firstFailure ??= err instanceof Error ? err.message : String(err);
+        return [] as string[];
+      });
       t.ms.push(performance.now() - t0);
       t.urls.push(urls);
     }
@@ -103,10 +137,13 @@ async function timeQueries(
   return timed;
 }
 
-function latencyLine(ms: number[]): string {
+function latencyLine(ms: number[], timed: (Timed | undefined)[] = []): string {
   const s = [...ms].sort((a, b) => a - b);
   const mean = s.reduce((a, b) => a + b, 0) / s.length;
-  return `p50 ${pct(s, 0.5).toFixed(1)} ms, p95 ${pct(s, 0.95).toFixed(1)} ms, p99 ${pct(s, 0.99).toFixed(1)} ms, mean ${mean.toFixed(1)} ms (${s.length} queries)`;
+  const failures = timed.reduce((n, t) => n + (t?.failures ?? 0), 0);
+  const first = timed.find((t) => t?.firstFailure)?.firstFailure;
+  const failed = failures > 0 ? `; ${failures} FAILED, first: ${first?.slice(0, 200)}` : "";
+  return `p50 ${pct(s, 0.5).toFixed(1)} ms, p95 ${pct(s, 0.95).toFixed(1)} ms, p99 ${pct(s, 0.99).toFixed(1)} ms, mean ${mean.toFixed(1)} ms (${s.length} queries${failed})`;
 }
 
 const p95 = (ms: number[]) =>
@@ -180,10 +217,10 @@ async function scifact(dbUrl: string | undefined, o: Opts, tmp: string): Promise
       );
       out(`nDCG@10 over ${judged.length} queries: ${halves(ours)} (Lucene BM25 as the data set measured it: 0.696; goal 0.73)`);
       out(`  anchor, Postgres full-text search (ts_rank): ${halves(fts)}`);
-      out(`latency, GET /search over HTTP (loopback): ${latencyLine(ours?.ms ?? [])}`);
-      out(`latency, the local index without HTTP:     ${latencyLine(direct?.ms ?? [])}`);
+      out(`latency, GET /search over HTTP (loopback): ${latencyLine(ours?.ms ?? [], [ours])}`);
+      out(`latency, the local index without HTTP:     ${latencyLine(direct?.ms ?? [], [direct])}`);
       out(
-        `latency, anchor (Postgres FTS, GIN + ts_rank; index built in ${(anchor.buildMs / 1000).toFixed(1)} s): ${latencyLine(fts?.ms ?? [])}`,
+        `latency, anchor (Postgres FTS, GIN + ts_rank; index built in ${(anchor.buildMs / 1000).toFixed(1)} s): ${latencyLine(fts?.ms ?? [], [fts])}`,
       );
       out(`p95 ratio ours over HTTP / anchor: ${(p95(ours?.ms ?? []) / p95(fts?.ms ?? [])).toFixed(2)}`);
     } finally {
@@ -194,11 +231,12 @@ async function scifact(dbUrl: string | undefined, o: Opts, tmp: string): Promise
   }
 }
 
-async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp: string): Promise<void> {
+async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp: string, reuse: DbReuse): Promise<void> {
   const jsonl = join(tmp, "generated.jsonl");
   const words = join(DATA, "corpus.jsonl");
-  const corpus = await writeCorpus(jsonl, count, words);
-  const { db, drop } = await openBenchDb(dbUrl);
+  if (reuse.reuse && !dbUrl) throw new Error("--reuse-db needs --db (a Postgres server)");
+  const corpus = reuse.reuse ? { source: `reused database ${reuse.reuse}` } : await writeCorpus(jsonl, count, words);
+  const { db, drop } = await openBenchDb(dbUrl, reuse);
   try {
     const index = createLocalIndex({
       db: db.db,
@@ -206,17 +244,20 @@ async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp:
       ranking: { titleWeight: o.titleWeight },
     });
     let next = 20_000;
-    const imp = await importJsonlFile(index.writer, jsonl, {
-      onProgress: (p) => {
-        if (p.lines >= next) {
-          process.stderr.write(`  ${p.lines} documents, ${((p.lines * 1000) / p.elapsedMs).toFixed(0)} docs/s\n`);
-          next += 20_000;
-        }
-      },
-    });
+    const imp = reuse.reuse
+      ? null
+      : await importJsonlFile(index.writer, jsonl, {
+          onProgress: (p) => {
+            if (p.lines >= next) {
+              process.stderr.write(`  ${p.lines} documents, ${((p.lines * 1000) / p.elapsedMs).toFixed(0)} docs/s\n`);
+              next += 20_000;
+            }
+          },
+        });
     const m0 = performance.now();
-    await index.maintain();
+    if (imp) await index.maintain();
     const maintainS = (performance.now() - m0) / 1000;
+    const docCount = imp?.inserted ?? (await countDocuments(db));
     const anchor = await pgFullTextAnchor(db.db);
     const server = await startSearchServer(db.db, index.provider);
     try {
@@ -236,21 +277,24 @@ async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp:
       const filtered: [string, Timed[]][] = [];
       for (const [name, type, filters] of cases) filtered.push([name, await timeQueries(fns, queries, type, filters)]);
       out(
-        `\n## Generated corpus (${db.driver}; ${count} documents; ${corpus.source}, Zipfian; log-normal lengths, median 150 words; max postings/term ${o.maxPostingsPerTerm})`,
+        `\n## Generated corpus (${db.driver}; ${docCount} documents; ${corpus.source}, Zipfian; log-normal lengths, median 150 words; max postings/term ${o.maxPostingsPerTerm})`,
       );
       out(
-        `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s; vacuum analyze ${maintainS.toFixed(1)} s; anchor's GIN index built in ${(anchor.buildMs / 1000).toFixed(1)} s`,
+        imp
+          ? `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s; vacuum analyze ${maintainS.toFixed(1)} s; anchor's GIN index built in ${(anchor.buildMs / 1000).toFixed(1)} s`
+          : `import: none (the database was reused); anchor's GIN index built in ${(anchor.buildMs / 1000).toFixed(1)} s`,
       );
-      out(`unfiltered, GET /search over HTTP: ${latencyLine(plain?.ms ?? [])}`);
-      out(`unfiltered, without HTTP:          ${latencyLine(plainDirect?.ms ?? [])}`);
-      out(`unfiltered, anchor (Postgres FTS): ${latencyLine(fts?.ms ?? [])}`);
+      out(`unfiltered, GET /search over HTTP: ${latencyLine(plain?.ms ?? [], [plain])}`);
+      out(`unfiltered, without HTTP:          ${latencyLine(plainDirect?.ms ?? [], [plainDirect])}`);
+      out(`unfiltered, anchor (Postgres FTS): ${latencyLine(fts?.ms ?? [], [fts])}`);
       out(`p95 ratio ours over HTTP / anchor: ${(p95(plain?.ms ?? []) / p95(fts?.ms ?? [])).toFixed(2)}`);
       for (const [name, [http, direct]] of filtered) {
-        out(`${name}, over HTTP: ${latencyLine(http?.ms ?? [])}`);
-        out(`${name}, without HTTP: ${latencyLine(direct?.ms ?? [])}`);
+        out(`${name}, over HTTP: ${latencyLine(http?.ms ?? [], [http])}`);
+        out(`${name}, without HTTP: ${latencyLine(direct?.ms ?? [], [direct])}`);
       }
-      const all = [plain, ...filtered.map(([, [http]]) => http)].flatMap((t) => t?.ms ?? []);
-      out(`all ${all.length} queries over HTTP, filtered included: ${latencyLine(all)}`);
+      const allTimed = [plain, ...filtered.map(([, [http]]) => http)];
+      const all = allTimed.flatMap((t) => t?.ms ?? []);
+      out(`all ${all.length} queries over HTTP, filtered included: ${latencyLine(all, allTimed)}`);
     } finally {
       await server.close();
     }
@@ -271,6 +315,8 @@ export async function searchBench(): Promise<void> {
       b: { type: "string" },
       "title-weight": { type: "string" },
       "max-postings": { type: "string" },
+      "keep-db": { type: "boolean" },
+      "reuse-db": { type: "string" },
     },
   });
   const dbUrl = (values.db as string | undefined) || process.env.SEARCH_BENCH_DATABASE_URL || undefined;
@@ -283,7 +329,8 @@ export async function searchBench(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), "osprey-search-bench-"));
   try {
     if (values.only !== "generated") await scifact(dbUrl, o, tmp);
-    if (values.only !== "scifact") await generated(dbUrl, Number(values.docs ?? 200_000), o, tmp);
+    const reuse: DbReuse = { keep: values["keep-db"] === true, reuse: values["reuse-db"] as string | undefined };
+    if (values.only !== "scifact") await generated(dbUrl, Number(values.docs ?? 200_000), o, tmp, reuse);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
