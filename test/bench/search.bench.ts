@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- search [--db postgres://...] [--only scifact|generated] [--docs 200000]
- *   [--k1 0.9] [--b 0.4] [--title-weight 3] [--max-postings 5000] [--keep-db | --reuse-db NAME]`
+ *   [--k1 0.9] [--b 0.4] [--title-weight 3] [--max-postings 5000] [--keep-db | --reuse-db=NAME]`
  * (a) BEIR SciFact (../shared/bench/search/scifact, read at run time, never copied): the corpus is
  *     imported through the CLI's import code (a JSONL file), the 809 train queries are searched
  *     through GET /search of the real app on a loopback port; nDCG@10 trec_eval-style over all of
@@ -12,7 +12,7 @@
  * without HTTP, and the anchor, Postgres' own full-text search (GIN + ts_rank) on the same rows.
  * PGlite in memory by default; `--db` (or SEARCH_BENCH_DATABASE_URL) runs on a fresh database
  * created on that Postgres server and dropped afterwards. With `--db`, `--keep-db` keeps the
- * generated corpus's database (its name is printed) and `--reuse-db NAME` times the queries on it
+ * generated corpus's database (its name is printed) and `--reuse-db=NAME` times the queries on it
  * again without importing (an import of 200,000 documents takes most of an hour here).
  * A query that fails (e.g. 503 SERVICE_BUSY when the provider's 5 s timeout passes on a loaded
  * machine) is counted and reported with the latencies, not fatal to the run.
@@ -72,7 +72,7 @@ async function openBenchDb(url: string | undefined, reuse: DbReuse = { keep: fal
     await db.migrate();
     return { db, name: null, drop: () => db.close() };
   }
-  if (reuse.reuse && !/^[a-z_][a-z0-9_]*$/.test(reuse.reuse)) throw new Error(`--reuse-db ${reuse.reuse}: not a database name`);
+  if (reuse.reuse && !/^[a-z_][a-z0-9_]*$/.test(reuse.reuse)) throw new Error(`--reuse-db=${reuse.reuse}: not a database name`);
   const name = reuse.reuse ?? `osprey_bench_search_${randomBytes(4).toString("hex")}`;
   const admin = async (q: string) => {
     const c = new pg.Client({ connectionString: url });
@@ -90,7 +90,7 @@ async function openBenchDb(url: string | undefined, reuse: DbReuse = { keep: fal
     name,
     async drop() {
       await db.close();
-      if (keep) out(`(database ${name} kept: --reuse-db ${name} times its queries again)`);
+      if (keep) out(`(database ${name} kept: --reuse-db=${name} times its queries again)`);
       else await admin(`drop database if exists ${name} with (force)`);
     },
   };
