@@ -1,12 +1,14 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { BASELINE_WASM_FLAG } from "./containers/cli/module-hooks.ts";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "functions/**/*.test.ts", "containers/**/*.test.ts", "schema/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-process.ts"],
-    execArgv: ["--wasm-tiering-budget=1000000000"],
+    // Test files are short-lived: their PGlite stays on V8's baseline code (containers/cli/module-hooks.ts).
+    execArgv: [BASELINE_WASM_FLAG],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

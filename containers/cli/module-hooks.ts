@@ -90,10 +90,14 @@ export function installModuleHooks(): void {
   module.enableCompileCache?.();
 }
 
-/** A budget no short command exhausts (V8 13.6: 13 M); the flag is read when a module compiles. */
-const SHORT_LIVED_TIERING_BUDGET = 1_000_000_000;
+/**
+ * The V8 flag for a process that runs briefly: a WebAssembly tier-up budget no short command
+ * exhausts (V8 13.6's default is 13 M), so PGlite stays on baseline code (see above). Test workers
+ * and the servers tests start pass it on their command line.
+ */
+export const BASELINE_WASM_FLAG = "--wasm-tiering-budget=1000000000";
 
-/** For a process that runs one command and exits: keeps WebAssembly on baseline code (see above). */
+/** For a process that runs one command and exits; the flag counts for modules compiled after it. */
 export function preferBaselineWasm(): void {
-  v8.setFlagsFromString(`--wasm-tiering-budget=${SHORT_LIVED_TIERING_BUDGET}`);
+  v8.setFlagsFromString(BASELINE_WASM_FLAG);
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BASELINE_WASM_FLAG } from "../../containers/cli/module-hooks.ts";
 
 /**
  * Runs the real CLI (`containers/cli/osprey.ts`, what `npx osprey` and `npm start` run) as a child
@@ -31,7 +32,10 @@ export function childEnv(env: Env): Env {
 }
 
 function spawnCli(args: string[], env: Env, input?: string): ChildProcess {
-  const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", CLI_PATH, ...args], {
+  // A server a test starts lives seconds, not days: like a CLI command, its PGlite stays on
+  // baseline code instead of spending ~2 s of CPU on optimizing compiles (module-hooks.ts).
+  const flags = args[0] === "serve" || args[0] === "worker" ? [BASELINE_WASM_FLAG] : [];
+  const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", ...flags, CLI_PATH, ...args], {
     cwd: REPO_ROOT,
     env: childEnv(env),
     stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
