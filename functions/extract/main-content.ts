@@ -16,7 +16,7 @@
 import { dropCarousels } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
-import { dropQuotedPosts, postsRoot } from "./content/discussion.ts";
+import { dropPostChrome, dropQuotedPosts, postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
 import { widenToGrid } from "./content/listing.ts";
 import { pageKind } from "./content/page-kind.ts";
@@ -92,7 +92,10 @@ export function extractMainContent(document: Document, url: string): MainContent
   if (discussion && root === body) root = postsRoot(body, stats) ?? root;
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
-  if (discussion) dropQuotedPosts(chosen);
+  if (discussion) {
+    dropQuotedPosts(chosen);
+    dropPostChrome(chosen, stats);
+  }
   if (product && !articleLike) dropBuyBox(chosen, stats);
   // Strips of other products on a product page; on a category page all but its own grid.
   if (((product && !collection) || shopGrid) && !discussion)

@@ -109,3 +109,106 @@ export function dropQuotedPosts(root: Element): void {
     if (at >= 0 && text.indexOf(probe, at + 1) >= 0) q.remove();
   }
 }
+
+/** A thread's posts: at least this many siblings of one make, holding this share of the root's text. */
+const POSTS_MIN = 3;
+const POSTS_SHARE = 0.5;
+/** A post part that is in this share of the posts, never prose and short in each, is the posts' chrome. */
+const CHROME_IN = 0.6;
+const CHROME_MAX_CHARS = 300;
+const CHROME_MEAN_CHARS = 150;
+/** How deep inside a post its parts are looked for (posts nest their cells in a few wrappers). */
+const PART_DEPTH = 6;
+
+const firstClass = (el: Element) => `${el.localName} ${(el.getAttribute("class") ?? "").trim().split(/\s+/, 1)[0]}`;
+
+/** The largest run of sibling posts of one make under `root` that holds most of its text. */
+function postList(root: Element, stats: StatsMap): Element[] | null {
+  const least = POSTS_SHARE * (stats.get(root)?.chars ?? 0);
+  const best = { posts: [] as Element[], chars: 0 };
+  const visit = (el: Element) => {
+    if (el.childElementCount >= POSTS_MIN) {
+      const groups = new Map<string, { posts: Element[]; chars: number }>();
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+        const chars = stats.get(c)?.chars ?? 0;
+        if (chars < 20) continue;
+        const key = firstClass(c);
+        const g = groups.get(key) ?? { posts: [], chars: 0 };
+        g.posts.push(c);
+        g.chars += chars;
+        groups.set(key, g);
+      }
+      for (const g of groups.values())
+        if (g.posts.length >= POSTS_MIN && g.chars >= least && g.chars > best.chars) Object.assign(best, g);
+    }
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling)
+      if ((stats.get(c)?.chars ?? 0) >= least && c.firstElementChild) visit(c);
+  };
+  visit(root);
+  return best.posts.length > 0 ? best.posts : null;
+}
+
+/** Words in the class of a thread's posts, or of the author block inside each. */
+const POST_CLASS = /post|message|comment|reply|answer/i;
+const AUTHOR_BLOCK = '[class*="author" i], [class*="avatar" i], [class*="user" i], [class*="poster" i], [class*="member" i]';
+
+/**
+ * True when the run reads as people's posts, not entries of a listing (a topic page of a news
+ * site is typed as a discussion by its URL): the posts are named as such, or most carry an author block.
+ */
+function postsOfPeople(posts: Element[]): boolean {
+  if (POST_CLASS.test(posts[0]?.getAttribute("class") ?? "")) return true;
+  let withAuthor = 0;
+  for (const p of posts) if (p.querySelector(AUTHOR_BLOCK)) withAuthor++;
+  return withAuthor >= CHROME_IN * posts.length;
+}
+
+interface Part {
+  posts: Set<Element>;
+  els: Element[];
+  prose: number;
+  chars: number;
+  max: number;
+  /** False once an instance holds (nearly) all of its post: then it is the post, not its chrome. */
+  partial: boolean;
+}
+
+/**
+ * The chrome around each post of a thread: the author card (name, rank, post count, join date),
+ * the post's date and number, its action bar ("Reply", "Report"). Such parts have the same class
+ * in every post, are short and never prose, while the post's own text is prose in some posts at
+ * least. They repeat once per post and are no part of what was said: they go.
+ */
+export function dropPostChrome(root: Element, stats: StatsMap): void {
+  const posts = postList(root, stats);
+  if (!posts?.some((p) => (stats.get(p)?.prose ?? 0) > 0) || !postsOfPeople(posts)) return;
+  const parts = new Map<string, Part>();
+  for (const post of posts) {
+    const postChars = stats.get(post)?.chars ?? 0;
+    const visit = (el: Element, depth: number) => {
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+        const s = stats.get(c);
+        const cls = c.getAttribute("class");
+        if (s && cls) {
+          const key = `${c.localName} ${cls}`;
+          const part = parts.get(key) ?? { posts: new Set(), els: [], prose: 0, chars: 0, max: 0, partial: true };
+          part.posts.add(post);
+          part.els.push(c);
+          part.prose += s.prose;
+          part.chars += s.chars;
+          part.max = Math.max(part.max, s.chars);
+          if (postChars - s.chars < 10) part.partial = false;
+          parts.set(key, part);
+        }
+        if (depth < PART_DEPTH && c.firstElementChild) visit(c, depth + 1);
+      }
+    };
+    visit(post, 1);
+  }
+  const need = Math.max(POSTS_MIN, CHROME_IN * posts.length);
+  for (const part of parts.values()) {
+    if (part.posts.size < need || part.prose > 0 || !part.partial || part.max > CHROME_MAX_CHARS) continue;
+    if (part.chars / part.els.length > CHROME_MEAN_CHARS) continue;
+    for (const el of part.els) el.remove();
+  }
+}

@@ -63,3 +63,38 @@ describe("discussion threads: quoted posts", () => {
     expect(t.split(opening).length - 1).toBe(2);
   });
 });
+
+const card = (who: string, n: number) =>
+  `<div class="user-card"><a href="/u/${who}">${who}</a><span class="user-title">Well-known member</span><span>${n * 37} posts</span></div>`;
+const cardPost = (who: string, n: number, body: string) =>
+  `<article class="message">${card(who, n)}<div class="message-main"><div class="message-date">Mar ${n}, 2025 #${n}</div><div class="message-body">${body}</div><div class="message-actions">Reply Report</div></div></article>`;
+
+describe("discussion threads: post chrome", () => {
+  const bodies = [
+    `<p>${opening}</p>`,
+    "<p>A four-season dome with snow stakes served me well for years in the Alps, even in strong wind.</p>",
+    "<p>Check the pole material too: aluminium bends where fibreglass snaps in the cold, so pick aluminium.</p>",
+    "<p>Thanks, both!</p>",
+  ];
+
+  it("drops the author card, date line and action bar repeated in every post; keeps what was said", () => {
+    const t = text(page(bodies.map((b, i) => cardPost(["alice", "bob", "carol", "alice"][i] ?? "x", i + 1, b)).join("")));
+    for (const said of [opening, "four-season dome", "aluminium bends", "Thanks, both!"]) expect(t).toContain(said);
+    for (const chrome of ["Well-known member", "37 posts", "Mar 2, 2025", "Reply Report"]) expect(t).not.toContain(chrome);
+  });
+
+  it("keeps everything in a thread of short posts with no prose (a part may be the post itself)", () => {
+    const short = ["Which tent?", "A dome.", "Aluminium poles.", "Thanks!"];
+    const t = text(page(short.map((b, i) => cardPost(`user${i}`, i + 1, `<p>${b}</p>`)).join("")));
+    for (const said of short) expect(t).toContain(said);
+    expect(t).toContain("Well-known member");
+  });
+
+  it("on a page that is no thread, repeated short blocks of one class stay", () => {
+    const section = (n: number) =>
+      `<section class="step"><div class="step-label">Step ${n} of 4</div><p>${opening} Part ${n} of the guide says more.</p></section>`;
+    const html = `<html><body><main><h1>Pitching a tent</h1>${[1, 2, 3, 4].map(section).join("")}</main></body></html>`;
+    const t = text(html, "https://example.com/guides/pitching-a-tent");
+    expect(t).toContain("Step 3 of 4");
+  });
+});
