@@ -51,7 +51,8 @@ export interface Bm25Params {
    * (see `narrows`) the cap counts only the documents that pass the filter, so a small slice of a
    * large index is not starved by the best postings of documents the filter drops. The cap is
    * counted separately for the global documents and for the searching account's own, so other
-   * accounts' pages never take its places either.
+   * accounts' pages never take its places either, and a global copy the account's own copy of the
+   * URL replaces is skipped as it is read, so it takes no place either.
    */
   maxPostingsPerTerm: number;
 }
@@ -151,18 +152,21 @@ function filtersBeyondType(q: SearchQuery): boolean {
  * of search_postings_term_owner_impact_idx: the owner is an equality, so the best come first.
  */
 function postingsOf(q: SearchQuery, cap: number, owner: string): SQL {
+  // The global copies of URLs the account holds its own copy of are skipped as they are read, so
+  // the cap counts only documents the account sees.
+  const visible = owner === GLOBAL_OWNER ? sql` and p.doc_id not in (select id from shadowed)` : sql``;
   if (!narrows(q)) {
-    return sql`(select doc_id, owner_account_id, tf, doc_length from search_postings p
-      where p.term = w.term and p.owner_account_id = ${owner} order by p.impact desc nulls last limit ${cap})`;
+    return sql`(select doc_id, tf, doc_length from search_postings p
+      where p.term = w.term and p.owner_account_id = ${owner}${visible} order by p.impact desc nulls last limit ${cap})`;
   }
   // A domain, date or year filter may keep a handful of documents: postings of the others are
   // dropped by a hash probe before they are scored, not after.
   const kept = filtersBeyondType(q) ? sql` and p.doc_id in (select id from f)` : sql``;
-  return sql`(select doc_id, owner_account_id, tf, doc_length from search_postings p
-      where p.term = w.term and p.owner_account_id = ${owner} and w.df <= ${cap}${kept})
+  return sql`(select doc_id, tf, doc_length from search_postings p
+      where p.term = w.term and p.owner_account_id = ${owner} and w.df <= ${cap}${visible}${kept})
     union all
-    (select p.doc_id, p.owner_account_id, p.tf, p.doc_length from search_postings p
-     where p.term = w.term and p.owner_account_id = ${owner} and w.df > ${cap} and p.doc_id in (select id from f)
+    (select p.doc_id, p.tf, p.doc_length from search_postings p
+     where p.term = w.term and p.owner_account_id = ${owner} and w.df > ${cap}${visible} and p.doc_id in (select id from f)
      order by p.impact desc nulls last limit ${cap})`;
 }
 
@@ -268,8 +272,9 @@ export async function bm25Page(
   const result = await db.execute(sql`
     with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
     st as (
-      select greatest(doc_count, 1)::float8 as n, greatest(total_length::float8 / greatest(doc_count, 1), 1) as avgdl
-      from search_stats where id = 1),
+      select n, ${k1}::float8 * (1 - ${b}::float8) as k0, ${k1}::float8 * ${b}::float8 / avgdl as kl
+      from (select greatest(doc_count, 1)::float8 as n, greatest(total_length::float8 / greatest(doc_count, 1), 1) as avgdl
+            from search_stats where id = 1) c),
     qt as (
       select term, lang, count(*)::float8 as qtf
       from unnest(${arr(terms, "text[]")}, ${arr(places, "int[]")}) as u(term, lang) group by term, lang),
@@ -279,11 +284,9 @@ export async function bm25Page(
     shadowed as materialized (${shadowedSql(account)}),
     s as (
       select p.doc_id, w.lang,
-        sum(w.wt * p.tf / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.doc_length / st.avgdl))) as score
+        sum(w.wt * p.tf / (p.tf + st.k0 + st.kl * p.doc_length)) as score
       from w cross join st cross join lateral (
         ${postingsOf(q, cap, GLOBAL_OWNER)} union all ${postingsOf(q, cap, account)}) p
-      where p.owner_account_id = ${account}
-        or (p.owner_account_id = ${GLOBAL_OWNER} and p.doc_id not in (select id from shadowed))
       group by p.doc_id, w.lang),
     top as materialized (
       select s.doc_id, s.score, s.score * k.boost as ranked
