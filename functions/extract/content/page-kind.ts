@@ -12,6 +12,11 @@ const ARTICLE_TYPE =
 const COLLECTION_URL = /\/(?:collections?|shop|category|categories|c|b|browse|cat|catalog|products|store|list)(?:\/|\?|$)/i;
 const COLLECTION_TYPE = /CollectionPage|ItemList|OfferCatalog|SearchResultsPage/;
 const PRODUCT_TYPE = /"@type"\s*:\s*"Product"/;
+/**
+ * An archive template: WordPress (and themes modelled on it) classes the body of every category,
+ * tag, date, author and post-type index "archive". Such a page lists entries, whatever its og:type.
+ */
+const ARCHIVE_BODY = /(^|\s)archive(\s|$)/;
 /** JSON-LD beyond this many characters per block is not searched (some embed whole catalogues). */
 const LD_SCAN = 50_000;
 
@@ -30,10 +35,11 @@ export function pageKind(document: Document, url: string): PageKind {
   for (const el of document.querySelectorAll("[itemtype]")) itemTypes += ` ${el.getAttribute("itemtype") ?? ""}`;
   const ogType = document.querySelector('meta[property="og:type"]')?.getAttribute("content")?.toLowerCase() ?? "";
   const published = document.querySelector('meta[property="article:published_time"]') !== null;
+  const archive = ARCHIVE_BODY.test(document.body?.getAttribute("class") ?? "");
   return {
     discussion: DISCUSSION_URL.test(url) || DISCUSSION_TYPE.test(ld) || DISCUSSION_TYPE.test(itemTypes),
-    collection: COLLECTION_URL.test(url) || COLLECTION_TYPE.test(ld) || COLLECTION_TYPE.test(itemTypes),
-    article: ogType === "article" || published || ARTICLE_TYPE.test(ld),
+    collection: archive || COLLECTION_URL.test(url) || COLLECTION_TYPE.test(ld) || COLLECTION_TYPE.test(itemTypes),
+    article: !archive && (ogType === "article" || published || ARTICLE_TYPE.test(ld)),
     product: /^(og:)?product\b/.test(ogType) || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),
   };
 }

@@ -53,3 +53,20 @@ describe("pages made of blocks of one make", () => {
     expect(t).not.toContain("Section number");
   });
 });
+
+describe("archive pages (body class 'archive')", () => {
+  const recipes = ["Crispy chickpeas", "Salmon bites", "Sweet potato fries", "Chicken wings", "Brussels sprouts", "Tofu nuggets"];
+  const grid = recipes
+    .map((r, i) => `<article class="recipe-card"><a href="/r/${i}"><img src="/i/${i}.jpg" alt=""><h3>${r}</h3></a></article>`)
+    .join("");
+  const page = (bodyClass: string) => `<html><head><meta property="og:type" content="article"></head><body class="${bodyClass}">
+    <main><section class="intro"><h1>Air fryer recipes</h1><div class="cat-desc"><p>Our air fryer recipes are quick, crispy and
+    easy, from snacks to dinners; each one was tested in two machines, so you can trust the timings and temperatures given.</p></div></section>
+    <section class="cards"><div class="grid">${grid}</div></section></main></body></html>`;
+
+  it("keeps the entries beside the category's intro", () => {
+    const t = text(page("archive category"), "https://example.com/recipes/air-fryer");
+    expect(t).toContain("Our air fryer recipes are quick");
+    for (const r of recipes) expect(t).toContain(r);
+  });
+});

@@ -22,4 +22,13 @@ describe("pageKind", () => {
     expect(kind('<meta property="og:type" content="productivity">').product).toBe(false);
     expect(kind("").article || kind("").product || kind("").collection || kind("").discussion).toBe(false);
   });
+  it("an archive template (body class 'archive') is a listing, not an article, whatever its og:type", () => {
+    const og = '<meta property="og:type" content="article">';
+    const archive = kind(og, "https://example.com/recipes/air-fryer", "");
+    expect(archive.article).toBe(true);
+    const doc = parseDocument(`<html><head>${og}</head><body class="archive category paged"></body></html>`);
+    expect(pageKind(doc, "https://example.com/recipes/air-fryer")).toMatchObject({ article: false, collection: true });
+    const post = parseDocument(`<html><head>${og}</head><body class="single single-post archived-look"></body></html>`);
+    expect(pageKind(post, "https://example.com/2024/05/air-fryer-tips")).toMatchObject({ article: true, collection: false });
+  });
 });
