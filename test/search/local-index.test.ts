@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
 import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
@@ -179,6 +179,42 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
     expect(await hit("日本首都", "zh")).toEqual(["https://zh.example/tokyo"]);
     expect(await hit("人口", "zh")).toEqual(["https://zh.example/tokyo"]);
     expect(await hit("大阪", "zh")).toEqual([]);
+  });
+
+  it("a search is one statement that checks the languages it assumed, and ranks again when they changed", async () => {
+    const papers = (text: string) =>
+      bm25Page(database.db, query(text, { domainType: "research_paper" }), viewer, clock, DEFAULT_BM25);
+    expect((await papers("feline")).length).toBe(2); // the papers are English: [en] is assumed from here on
+    const execute = vi.spyOn(database.db, "execute");
+    try {
+      expect((await papers("genetics")).map((r) => r.url)).toEqual(["https://papers.example/6"]);
+      expect(execute).toHaveBeenCalledTimes(1);
+      // A Spanish paper: "gatos" is "gato" in English and "gat" in Spanish, so the assumed [en]
+      // misses it and the statement's own read of the languages ([en, es]) ranks it again.
+      await index.writer.upsert([
+        {
+          url: "https://papers.example/es",
+          title: "Gatos",
+          text: "Los gatos duermen mucho.",
+          type: "research_paper",
+          language: "es",
+        },
+      ]);
+      execute.mockClear();
+      expect((await papers("gatos")).map((r) => r.url)).toEqual(["https://papers.example/es"]);
+      expect(execute).toHaveBeenCalledTimes(2);
+      execute.mockClear();
+      expect((await papers("gatos")).map((r) => r.url)).toEqual(["https://papers.example/es"]);
+      expect(execute).toHaveBeenCalledTimes(1);
+      // Its language gone, the English analysis alone again (an empty page still reads the languages).
+      await index.writer.remove("https://papers.example/es");
+      expect(await papers("gatos")).toEqual([]);
+      execute.mockClear();
+      expect((await papers("feline")).length).toBe(2);
+      expect(execute).toHaveBeenCalledTimes(1);
+    } finally {
+      execute.mockRestore();
+    }
   });
 
   it("domain filters match a host or its subdomains, with LIKE's wildcards taken literally", async () => {

@@ -19,9 +19,11 @@
  *
  * Language and location rank, never filter (as Brave's search_lang/country and SearXNG's language
  * do). The query is analysed in every language the index holds documents of the query's type in
- * (documents are analysed in their own language: prepare.ts), and a document is scored with the
- * terms of its own language's analysis, so a Portuguese query finds Portuguese pages whatever
- * `language` says and an English index answers `language=fr` with its English pages. Documents in
+ * (documents are analysed in their own language: prepare.ts; the languages the database last
+ * reported are assumed and checked by the same statement, so a search is one round trip: see
+ * knownLanguages), and a document is scored with the terms of its own language's analysis, so a
+ * Portuguese query finds Portuguese pages whatever `language` says and an English index answers
+ * `language=fr` with its English pages. Documents in
  * the requested language, and pages on the requested country's top-level domain, then rank higher
  * (RANK_BOOST); the row's `score` stays the plain BM25 score.
  *
@@ -191,20 +193,32 @@ function viewerAccount(viewer: SearchViewer | undefined): string {
 }
 
 /**
- * The languages documents of `type` are indexed in: a skip scan of search_documents_type_idx
- * (type, language, id), one index probe per language, so it costs the same at any index size.
+ * The languages documents of `type` are indexed in, as the CTE `l` (its last row is a null): a skip
+ * scan of search_documents_type_idx (type, language, id), one index probe per language, so it costs
+ * the same at any index size.
  */
-export async function indexedLanguages(db: Db, type: string): Promise<string[]> {
-  const result = await db.execute(sql`
-    with recursive l(language) as (
+function languagesCte(type: string): SQL {
+  return sql`l(language) as (
       (select language from search_documents where type = ${type} order by language limit 1)
       union all
       select (select d.language from search_documents d where d.type = ${type} and d.language > l.language
               order by d.language limit 1)
-      from l where l.language is not null)
-    select language from l where language is not null`);
+      from l where l.language is not null)`;
+}
+
+/** The languages documents of `type` are indexed in (languagesCte), in order. */
+export async function indexedLanguages(db: Db, type: string): Promise<string[]> {
+  const result = await db.execute(sql`with recursive ${languagesCte(type)} select language from l where language is not null`);
   return (result as unknown as { rows: { language: string }[] }).rows.map((r) => r.language);
 }
+
+/**
+ * The languages each database last reported per type. A page is ranked assuming them, and the same
+ * statement reads the languages again: where they differ (a document in a new language came in, or
+ * the last one of a language went), the page is ranked again with the new ones. So a search is one
+ * round trip, not two, and its terms are always those of the languages its statement saw.
+ */
+const knownLanguages = new WeakMap<Db, Map<string, string[]>>();
 
 /**
  * The query's terms in each of `languages` (repeats kept: a repeated term weighs more, as in
@@ -253,9 +267,38 @@ export async function bm25Page(
   limit = PAGE_SIZE,
 ): Promise<DocumentRow[]> {
   const account = viewerAccount(viewer);
-  const languages = await indexedLanguages(db, q.domainType);
+  let known = knownLanguages.get(db);
+  if (!known) {
+    known = new Map();
+    knownLanguages.set(db, known);
+  }
+  let languages = known.get(q.domainType);
+  // A query with no term in the assumed languages may have some in the index's current ones.
+  if (!languages || queryTerms(q, languages).terms.length === 0) {
+    languages = await indexedLanguages(db, q.domainType);
+    known.set(q.domainType, languages);
+    if (queryTerms(q, languages).terms.length === 0) return [];
+  }
+  let page = await rankedPage(db, q, account, clock, params, limit, languages);
+  if (page.languages.join(",") !== languages.join(",")) {
+    known.set(q.domainType, page.languages);
+    page = await rankedPage(db, q, account, clock, params, limit, page.languages);
+  }
+  return page.rows;
+}
+
+/** bm25Page with the index's `languages` assumed; also the languages its statement read. */
+async function rankedPage(
+  db: Db,
+  q: SearchQuery,
+  account: string,
+  clock: Clock,
+  params: Bm25Params,
+  limit: number,
+  languages: string[],
+): Promise<{ rows: DocumentRow[]; languages: string[] }> {
   const { terms, langs } = queryTerms(q, languages);
-  if (terms.length === 0) return [];
+  if (terms.length === 0) return { rows: [], languages };
   const { k1, b } = params;
   const cap = params.maxPostingsPerTerm;
   // Languages travel as their 1-based place in `languages`: the per-document sums group on an int.
@@ -270,7 +313,8 @@ export async function bm25Page(
   const rowCheck = sql`select ${boostSql(q)} as boost from search_documents d
     where d.id = s.doc_id and ${filterSql(q, clock)}${ownLanguage} offset 0`;
   const result = await db.execute(sql`
-    with ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
+    with recursive ${languagesCte(q.domainType)},
+    ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
     st as (
       select n, ${k1}::float8 * (1 - ${b}::float8) as k0, ${k1}::float8 * ${b}::float8 / avgdl as kl
       from (select greatest(doc_count, 1)::float8 as n, greatest(total_length::float8 / greatest(doc_count, 1), 1) as avgdl
@@ -301,10 +345,20 @@ export async function bm25Page(
       from s cross join lateral (${rowCheck}) k
       where (select count(*) from top) >= ${need}
         and s.score * ${MAX_BOOST * (1 + 1e-9)}::float8 >= (select min(ranked) from top)),
-    pg as (select doc_id, score, ranked from r order by ranked desc, doc_id limit ${limit} offset ${q.page * PAGE_SIZE})
-    select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,
-      d.authors, d.venue, d.year, d.pdf_url, d.cited_by_count, pg.score
-    from pg join search_documents d on d.id = pg.doc_id
-    order by pg.ranked desc, pg.doc_id`);
-  return (result as unknown as { rows: DocumentRow[] }).rows;
+    pg as (select doc_id, score, ranked from r order by ranked desc, doc_id limit ${limit} offset ${q.page * PAGE_SIZE}),
+    res as (
+      select d.id, d.url, d.title, d.body, d.site_name, d.language, d.published_at::text as published_at, d.publisher,
+        d.authors, d.venue, d.year, d.pdf_url, d.cited_by_count, pg.score, pg.ranked
+      from pg join search_documents d on d.id = pg.doc_id)
+    select array(select language from l where language is not null) as indexed_languages, res.id, res.url, res.title,
+      res.body, res.site_name, res.language, res.published_at, res.publisher, res.authors, res.venue, res.year,
+      res.pdf_url, res.cited_by_count, res.score
+    from (select 1) one left join res on true
+    order by res.ranked desc, res.id`);
+  // One row even for an empty page (it carries the languages): its id is null.
+  const rows = (result as unknown as { rows: (DocumentRow & { indexed_languages: string[] })[] }).rows;
+  return {
+    rows: rows.filter((r) => r.id !== null).map(({ indexed_languages: _l, ...row }) => row),
+    languages: rows[0]?.indexed_languages ?? [],
+  };
 }
