@@ -57,9 +57,8 @@ export function referenceScores(
   const lengths = tfs.map((m) => [...m.values()].reduce((a, c) => a + c, 0));
   const avgdl = lengths.reduce((s, l) => s + l, 0) / docs.length;
   const scores = new Map<string, number>();
-  const qtf = new Map<string, number>();
-  for (const t of analyze(text)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
-  for (const [t, n] of qtf) {
+  // Each distinct query term once (ranking.ts: a repeated term counts once).
+  for (const t of new Set(analyze(text))) {
     const df = tfs.filter((m) => m.has(t)).length;
     if (df === 0) continue;
     const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
@@ -67,7 +66,7 @@ export function referenceScores(
       const tf = m.get(t) ?? 0;
       if (tf === 0) return;
       const k = key(docs[i] as IndexDocument);
-      scores.set(k, (scores.get(k) ?? 0) + (n * idf * tf) / (tf + k1 * (1 - b + (b * (lengths[i] ?? 0)) / avgdl)));
+      scores.set(k, (scores.get(k) ?? 0) + (idf * tf) / (tf + k1 * (1 - b + (b * (lengths[i] ?? 0)) / avgdl)));
     });
   }
   return scores;

@@ -112,6 +112,10 @@ describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }
       expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
       for (const [url, s] of expected) expect(got.get(url)).toBeCloseTo(s, 4);
     }
+    // A term the query repeats counts once.
+    const scores = async (text: string) =>
+      (await bm25Page(database.db, query(text), viewer, clock, DEFAULT_BM25, 100)).map((r) => [r.url, r.score]);
+    expect(await scores("cat cat show cats")).toEqual(await scores("cat show"));
   });
 
   it("ranks by score, returns snippets with the query terms, site names and metadata", async () => {
