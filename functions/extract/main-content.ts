@@ -18,6 +18,7 @@ import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
 import { dropPostChrome, dropQuotedPosts, postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
+import { dropFacetPanels } from "./content/facets.ts";
 import { widenToGrid } from "./content/listing.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
@@ -100,6 +101,8 @@ export function extractMainContent(document: Document, url: string): MainContent
   // Strips of other products on a product page; on a category page all but its own grid.
   if (((product && !collection) || shopGrid) && !discussion)
     dropCarousels(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null, shopGrid);
+  // Filter panels of category and search pages ("Filters", "Refine by": brands, prices, sizes).
+  if (!articleLike || shopGrid || listing) dropFacetPanels(chosen, stats);
   cleanupRoot(chosen, stats, {
     article: article || (articleLike && !discussion && !product && !listing),
     grids: !articleLike || shopGrid || listing,

@@ -1,0 +1,76 @@
+/**
+ * Facet panels of category and search pages: "Filters", "Filter by", "Refine" and under it lists
+ * of brands, price ranges, colours and sizes, each a short option with a count. The class names
+ * vary too much for the pruning to know them all; the panel's heading and its make do not. The
+ * panel is the largest block that starts with such a heading and holds no prose and no more than
+ * a share of the root: the item grid and the category's own text stay.
+ */
+import { HEADING_TAGS, tagOf } from "./dom.ts";
+import type { StatsMap } from "./score.ts";
+
+const FACET_HEADING =
+  /^(filters?( by| results)?|filter (&|and) sort|sort (&|and) filter|refine( by| results| search)?|narrow (by|results|your results)|shop by)\s*:?\s*(\(\d+\))?$/i;
+/** The label itself: a heading or a short block. */
+const LABEL_CHARS = 30;
+/** A panel never holds more than this share of the root's text (the grid is the rest). */
+const PANEL_SHARE = 0.5;
+
+/** The first block of `el` that has text, looking through leading wrappers. */
+function firstTextBlock(el: Element, stats: StatsMap): Element | null {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    const s = stats.get(c);
+    if (!s) {
+      // An inline element with text (a bare <span>Filters</span>) is the start itself.
+      if ((c.textContent ?? "").trim() !== "") return c;
+      continue;
+    }
+    if (s.chars === 0) continue;
+    return s.chars <= LABEL_CHARS || HEADING_TAGS.has(tagOf(c)) ? c : firstTextBlock(c, stats);
+  }
+  return null;
+}
+
+/** Item names: links this long are cards of a grid (a product's name), not facet options ("Canon (125)"). */
+const NAME_CHARS = 25;
+const NAMES_MAX = 3;
+
+/** True when `el` holds the cards of a grid: more than NAMES_MAX links as long as an item's name. */
+function holdsCards(el: Element): boolean {
+  let names = 0;
+  for (const a of el.querySelectorAll("a"))
+    if ((a.textContent ?? "").trim().length >= NAME_CHARS && ++names > NAMES_MAX) return true;
+  return false;
+}
+
+/** Removes facet panels inside `root`. */
+export function dropFacetPanels(root: Element, stats: StatsMap): void {
+  const limit = PANEL_SHARE * (stats.get(root)?.chars ?? 0);
+  const doomed: Element[] = [];
+  const visit = (el: Element) => {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      const s = stats.get(c);
+      if (!s || s.chars === 0) continue;
+      if (s.prose === 0 && s.chars <= limit) {
+        const first = s.chars > LABEL_CHARS ? firstTextBlock(c, stats) : c;
+        if (first && FACET_HEADING.test((first.textContent ?? "").trim()) && !holdsCards(c)) {
+          doomed.push(c);
+          // A bare label heads the facets that follow it as its siblings (brand, price, colour).
+          if (first === c) {
+            let chars = s.chars;
+            for (let n = c.nextElementSibling; n; n = n.nextElementSibling) {
+              const ns = stats.get(n);
+              chars += ns?.chars ?? 0;
+              if ((ns && ns.prose > 0) || chars > limit || holdsCards(n)) break;
+              doomed.push(n);
+              c = n;
+            }
+          }
+          continue;
+        }
+      }
+      if (c.firstElementChild) visit(c);
+    }
+  };
+  visit(root);
+  for (const d of doomed) d.remove();
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+
+const text = (html: string, url = "https://shop.example.com/c/tents") => extractMainText(html, url).text;
+
+const products = [
+  "Alpine Dome 2 four-season tent",
+  "Ridge Tunnel 3 winter tent",
+  "Summit Bivy ultralight shelter",
+  "Basecamp 4 family dome tent",
+  "Storm Pyramid single-wall tent",
+];
+const grid = `<ul class="grid">${products.map((p, i) => `<li class="card"><a href="/p/${i}">${p}</a><span class="price">$${199 + i * 50}.00</span></li>`).join("")}</ul>`;
+const facet = (name: string, options: string[]) =>
+  `<div class="group"><h3>${name}</h3><ul>${options.map((o, i) => `<li><label><input type="checkbox" name="${name}">${o} (${i + 3})</label></li>`).join("")}</ul></div>`;
+const facets =
+  facet("Brand", ["Alpina", "Ridgeline", "Summit"]) +
+  facet("Price", ["$100 to $200", "$200 to $300"]) +
+  facet("Colour", ["Green", "Orange", "Grey"]);
+
+describe("facet panels of category pages", () => {
+  it("drops a panel headed 'Filter by' with its brand, price and colour lists; keeps the grid", () => {
+    for (const panel of [
+      `<div class="side"><h2>Filter by</h2>${facets}</div>`,
+      `<div class="side"><div><span>Filters:</span></div>${facets}</div>`,
+    ]) {
+      const t = text(`<html><body><main><h1>Tents</h1><div class="layout">${panel}${grid}</div></main></body></html>`);
+      for (const p of products) expect(t).toContain(p);
+      for (const option of ["Ridgeline (4)", "$100 to $200", "Orange (4)"]) expect(t).not.toContain(option);
+    }
+  });
+
+  it("keeps a block headed 'Shop by' that holds the grid's cards, and a section about filters that is prose", () => {
+    const prose =
+      "<p>Coffee filters come in paper, cloth and metal; paper gives the cleanest cup, while metal lets the oils through, which some prefer.</p>";
+    const html = `<html><body><main><h1>Brewing</h1><section><h2>Shop by</h2>${grid}</section><section><h2>Filters</h2>${prose}</section></main></body></html>`;
+    const t = text(html, "https://shop.example.com/c/coffee");
+    for (const p of products) expect(t).toContain(p);
+    expect(t).toContain("Coffee filters come in paper");
+  });
+});
