@@ -51,7 +51,7 @@ const CORPUS: IndexDocument[] = [
   { url: "https://papers.example/7", title: "Feline behaviour", text: "Cat play behaviour.", type: "research_paper", year: 2023 },
 ];
 
-describe.each(driverCases(["pglite", "pg"]))("local index on $driver", ({ open }) => {
+describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", ({ open }) => {
   let database: TestDatabase;
   let index: LocalIndex;
   beforeAll(async () => {
