@@ -8,7 +8,10 @@
  * item); articles grow the core outwards while each step adds content-like text; products take
  * the smallest element holding both the product name and the description, grown over the
  * description sections below it (content/product.ts); a root that lies in one of many blocks of
- * one make (listing entries, page-builder sections) widens to all of them (content/listing.ts). Never returns nothing
+ * one make (listing entries, page-builder sections) widens to all of them (content/listing.ts). In a
+ * thread, quotes of posts shown on the page and the chrome repeated in every post go, and on a Q&A
+ * page the comments under the question and answers (content/discussion.ts); on shop and listing
+ * pages, facet panels (content/facets.ts). Never returns nothing
  * while the page has text: when scoring finds no clear root, <main>, <article> or <body> is used.
  * The page's title heading comes back beside the root when the root does not show it
  * (content/title-heading.ts).
@@ -53,7 +56,9 @@ export function extractMainContent(document: Document, url: string): MainContent
   // Comment sections go, except on discussion pages where the posts are the content, and pages
   // that are nothing but their comments (a link aggregator's story page: a link and its thread).
   const discussion = kind.discussion || onlyComments(body, comments);
-  if (!discussion) for (const c of comments) c.remove();
+  // On a Q&A page the answers are the posts; the comment threads under a question or answer go,
+  // unless they hold most of the page (a site that marks its answers up as comments).
+  if (!discussion || (kind.qa && asides(body, comments))) for (const c of comments) c.remove();
   const stats = scoreTree(body);
   const shopGrid = collection && !product && !discussion;
   const bodyStats = stats.get(body);
@@ -120,6 +125,13 @@ function onlyComments(body: Element, comments: Element[]): boolean {
   const inComments = comments.reduce((n, c) => n + textStats(c).chars, 0);
   const outside = textStats(body).chars - inComments;
   return outside < BARE_PAGE_CHARS && inComments > 2 * BARE_PAGE_CHARS;
+}
+
+/** True when the comment sections hold less text than the rest of the page. */
+function asides(body: Element, comments: Element[]): boolean {
+  if (comments.length === 0) return false;
+  const inComments = comments.reduce((n, c) => n + textStats(c).chars, 0);
+  return inComments < textStats(body).chars - inComments;
 }
 
 function fallbackRoot(document: Document, body: Element): Element {

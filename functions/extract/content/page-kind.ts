@@ -22,6 +22,8 @@ const LD_SCAN = 50_000;
 
 export interface PageKind {
   discussion: boolean;
+  /** A question and its answers (schema.org QAPage): comments under a post are asides, not answers. */
+  qa: boolean;
   /** Category, shop and search-result pages: the item grid is the content. */
   collection: boolean;
   article: boolean;
@@ -38,6 +40,7 @@ export function pageKind(document: Document, url: string): PageKind {
   const archive = ARCHIVE_BODY.test(document.body?.getAttribute("class") ?? "");
   return {
     discussion: DISCUSSION_URL.test(url) || DISCUSSION_TYPE.test(ld) || DISCUSSION_TYPE.test(itemTypes),
+    qa: /QAPage/.test(ld) || /QAPage/.test(itemTypes),
     collection: archive || COLLECTION_URL.test(url) || COLLECTION_TYPE.test(ld) || COLLECTION_TYPE.test(itemTypes),
     article: !archive && (ogType === "article" || published || ARTICLE_TYPE.test(ld)),
     product: /^(og:)?product\b/.test(ogType) || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),

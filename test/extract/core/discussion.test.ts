@@ -98,3 +98,32 @@ describe("discussion threads: post chrome", () => {
     expect(t).toContain("Step 3 of 4");
   });
 });
+
+describe("Q&A pages (schema.org QAPage)", () => {
+  const ld =
+    '<script type="application/ld+json">{"@context":"https://schema.org","@type":"QAPage","mainEntity":{"@type":"Question","name":"Tent"}}</script>';
+  const comments = (topic: string) =>
+    `<ul class="comments-list">${[1, 2].map((i) => `<li class="comment"><span class="comment-copy">Did you try the ${topic} trick number ${i}, the one from the manual?</span> <a href="/u/${i}">user${i}</a></li>`).join("")}</ul>`;
+  const answer = (words: string) =>
+    `<div class="answer"><div class="post-text"><p>${words} ${opening}</p><p>${words}</p></div>${comments("stake")}</div>`;
+  const qa = `<html><head>${ld}</head><body><div class="question"><h1>Which tent for winter?</h1><div class="post-text"><p>${opening}</p></div>${comments("guy line")}</div>
+    ${answer("A four-season dome with snow stakes served me well for years in the Alps, even in strong wind and heavy snow.")}
+    ${answer("Check the pole material too: aluminium bends where fibreglass snaps in the cold, so pick aluminium poles.")}</body></html>`;
+
+  it("drops the comment threads under the question and the answers, keeps the answers", () => {
+    const t = text(qa, "https://outdoors.example.com/questions/42/which-tent-for-winter");
+    for (const said of [opening, "four-season dome", "aluminium bends"]) expect(t).toContain(said);
+    expect(t).not.toContain("trick number");
+  });
+
+  it("keeps comments that hold most of the page (answers marked up as comments), and on a forum without the schema", () => {
+    const replies = ["four-season dome", "aluminium poles", "snow stakes", "vestibule space"].map(
+      (w) =>
+        `<div class="comment"><p>My advice on the ${w}: it matters more than the brand, and it is worth paying for in winter.</p></div>`,
+    );
+    const html = `<html><head>${ld}</head><body><div class="question"><h1>Tent?</h1><p>Which tent for winter?</p></div><section class="comments">${replies.join("")}</section></body></html>`;
+    expect(text(html, "https://forum.example.com/t/tent/42")).toContain("My advice on the vestibule space");
+    const forum = qa.replace(ld, "");
+    expect(text(forum, "https://outdoors.example.com/questions/42/which-tent-for-winter")).toContain("trick number");
+  });
+});

@@ -12,6 +12,8 @@ describe("pageKind", () => {
     expect(kind("", "https://example.com/questions/42/why").discussion).toBe(true);
     expect(kind('<script type="application/ld+json">{"@type":"QAPage"}</script>').discussion).toBe(true);
     expect(kind("", "https://blog.example.com/2018/09/open-thread").discussion).toBe(false);
+    expect(kind('<script type="application/ld+json">{"@type":"QAPage"}</script>').qa).toBe(true);
+    expect(kind("", "https://forum.example.com/t/tents/12").qa).toBe(false);
   });
   it("recognises articles, products and collections", () => {
     expect(kind('<meta property="og:type" content="article">').article).toBe(true);
