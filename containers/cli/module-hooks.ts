@@ -1,6 +1,6 @@
 /**
  * Start-up speed for every Node process Osprey runs from its sources (the CLI, the server, the
- * test workers). Two things, both safe to skip where Node lacks them:
+ * test workers). Three things, each skipped where Node lacks it:
  *
  * - A resolve hook for relative imports inside installed packages. Node decides whether a `.js`
  *   file is ESM from its package's `package.json`, and Node 24 re-reads the package's whole
