@@ -6,6 +6,7 @@
  * in other such groups of comparable size (the opening post is often apart from the replies), is
  * the content.
  */
+import { makeOf } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 const POST_WORD =
@@ -120,8 +121,6 @@ const CHROME_MEAN_CHARS = 150;
 /** How deep inside a post its parts are looked for (posts nest their cells in a few wrappers). */
 const PART_DEPTH = 6;
 
-const firstClass = (el: Element) => `${el.localName} ${(el.getAttribute("class") ?? "").trim().split(/\s+/, 1)[0]}`;
-
 /** The largest run of sibling posts of one make under `root` that holds most of its text. */
 function postList(root: Element, stats: StatsMap): Element[] | null {
   const least = POSTS_SHARE * (stats.get(root)?.chars ?? 0);
@@ -132,7 +131,7 @@ function postList(root: Element, stats: StatsMap): Element[] | null {
       for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
         const chars = stats.get(c)?.chars ?? 0;
         if (chars < 20) continue;
-        const key = firstClass(c);
+        const key = makeOf(c);
         const g = groups.get(key) ?? { posts: [], chars: 0 };
         g.posts.push(c);
         g.chars += chars;

@@ -88,6 +88,14 @@ export function tagOf(el: Element): string {
   return el.localName ?? el.tagName.toLowerCase();
 }
 
+/**
+ * What "of one make" means for sibling blocks (listing entries, forum posts, the children the
+ * scorer groups): the tag and the first class name.
+ */
+export function makeOf(el: Element): string {
+  return `${tagOf(el)} ${(el.getAttribute("class") ?? "").trim().split(/\s+/, 1)[0]}`;
+}
+
 /** The class and id of an element, lower-cased, as one string for pattern tests. */
 export function classAndId(el: Element): string {
   const c = el.hasAttribute("class") ? el.getAttribute("class") : null;

@@ -5,6 +5,7 @@
  * the most prose, and the others are read as furniture. When the blocks around the chosen root
  * together outweigh it, they are the content: the root widens to the grid that holds them.
  */
+import { makeOf } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 /** Entries in a grid, and the least text per entry (a title). */
@@ -28,12 +29,11 @@ interface Entries {
 /** The entries of one make among `el`'s children that `member` is one of, if they make a grid. */
 function entriesOf(el: Element, member: Element, stats: StatsMap): Entries | null {
   if (el.childElementCount < ITEMS_MIN) return null;
-  const key = (c: Element) => `${c.tagName} ${(c.getAttribute("class") ?? "").trim().split(/\s+/, 1)[0]}`;
-  const want = key(member);
+  const want = makeOf(member);
   const out: Entries = { n: 0, chars: 0, prose: 0 };
   for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
     const cs = stats.get(c);
-    if (!cs || cs.chars < ITEM_CHARS || cs.linkChars > ITEM_LINK_SHARE * cs.chars || key(c) !== want) continue;
+    if (!cs || cs.chars < ITEM_CHARS || cs.linkChars > ITEM_LINK_SHARE * cs.chars || makeOf(c) !== want) continue;
     if (c !== member && cs.prose === 0 && !c.querySelector("a[href]")) continue;
     out.n++;
     out.chars += cs.chars;

@@ -6,7 +6,7 @@
  * prose counts for, link lists against. An element's score is the sum over its subtree; the root
  * is the element with the highest score (the maximum-sum subtree), the deepest one on ties.
  */
-import { BLOCK_TAGS, ELEMENT_NODE, HEADING_TAGS, TEXT_NODE, tagOf, WIDE_FROM, WIDE_TO, WIDE_WEIGHT } from "./dom.ts";
+import { BLOCK_TAGS, ELEMENT_NODE, HEADING_TAGS, makeOf, TEXT_NODE, tagOf, WIDE_FROM, WIDE_TO, WIDE_WEIGHT } from "./dom.ts";
 
 export interface NodeStats {
   score: number;
@@ -113,7 +113,7 @@ export function scoreTree(root: Element): StatsMap {
           const tag = tagOf(child);
           if (BLOCK_TAGS.has(tag) || tag.includes("-")) {
             const s = visit(child);
-            if (node === el) kids.push([`${tag} ${(child.getAttribute("class") ?? "").trim().split(/\s+/, 1)[0]}`, s]);
+            if (node === el) kids.push([makeOf(child), s]);
             score += s.score;
             childChars += s.chars;
             childLinks += s.linkChars;
