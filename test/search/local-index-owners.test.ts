@@ -157,6 +157,31 @@ describe.each(driverCases(["pglite", "pg"]))("local index ownership on $driver",
     await expectConsistent(database.db);
   });
 
+  it("a global copy the account replaces with its own takes no place under the per-term cap", async () => {
+    // Three strong global pages of "plover"; account D holds its own (weak) copy of each, and a
+    // fourth, weaker global page exists. With a cap of 3, the three strong global postings would
+    // fill the cap and be dropped as replaced, hiding the fourth page from D; another account (E)
+    // sees the three strong global copies.
+    const D = { accountId: "acct_owner_d" };
+    const E = { accountId: "acct_owner_e" };
+    const strongUrls = [0, 1, 2].map((i) => `https://plover.example/${i}`);
+    await index.writer.upsert([
+      ...strongUrls.map((url) => ({ url, title: "plover plover", text: "plover plover plover" })),
+      ...strongUrls.map((url) => owned({ url, title: "Mine", text: `plover ${"filler ".repeat(40)}` }, D)),
+      { url: "https://plover.example/weak", title: "Weak", text: `plover ${"filler ".repeat(20)}` },
+    ]);
+    const cap = { ...DEFAULT_BM25, maxPostingsPerTerm: 3 };
+    const seen = async (viewer: { accountId: string }) =>
+      (await bm25Page(database.db, query("plover"), viewer, clock, cap)).map((r) => r.url).sort();
+    expect(await seen(D)).toEqual([...strongUrls, "https://plover.example/weak"].sort());
+    expect(await seen(E)).toEqual(strongUrls);
+    // The capped page is the exact one for D.
+    const exact = await bm25Page(database.db, query("plover"), D, clock, DEFAULT_BM25);
+    const capped = await bm25Page(database.db, query("plover"), D, clock, cap);
+    expect(capped.map((r) => [r.url, r.score])).toEqual(exact.map((r) => [r.url, r.score]));
+    await expectConsistent(database.db);
+  });
+
   it("refuses to search without the searching account", async () => {
     await expect(index.provider.search(query("crowded"), signal)).rejects.toThrow(/searching account/);
     await expect(bm25Page(database.db, query("crowded"), { accountId: "" }, clock, DEFAULT_BM25)).rejects.toThrow();
