@@ -148,12 +148,15 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))(
       await gone;
       expect(await processGone(pid)).toBe(true);
       await waitFor(() => a.host.live() === 0);
-      const ended = (await (await fetch(`${a.url}/${s.session_id}`, { headers: { "x-api-key": key } })).json()) as Record<
-        string,
-        unknown
-      >;
+      // A writes the final byte counts after B ended the row, once its browser is gone: wait for them.
+      const ended = await waitFor(async () => {
+        const row = (await (await fetch(`${a.url}/${s.session_id}`, { headers: { "x-api-key": key } })).json()) as Record<
+          string,
+          unknown
+        >;
+        return typeof row.proxy_trg_rx_bytes === "number" ? row : null;
+      });
       expect(ended).toMatchObject({ status: "ended", end_reason: "deleted" });
-      // A wrote the final byte counts after B ended the row.
       expect(ended.proxy_trg_rx_bytes as number).toBeGreaterThan(0);
     }, 60_000);
 
