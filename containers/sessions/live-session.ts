@@ -69,6 +69,8 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
   const base = proc.egress?.counters() ?? { rxBytes: 0, txBytes: 0 };
   const clients = new Set<WebSocket>();
   let lastActivity = Date.now();
+  /** Live-view inputs being delivered: a navigate can take seconds, and the person is not idle meanwhile. */
+  let inputsInFlight = 0;
   let ending: Promise<void> | null = null;
   const pages = new Map<string, string>(); // targetId → control session id (pages only), newest last
   const filterContext = {
@@ -130,7 +132,7 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
   const session: LiveSession = {
     launch,
     clients: () => clients.size,
-    idleMs: (now) => now - lastActivity,
+    idleMs: (now) => (inputsInFlight > 0 ? 0 : now - lastActivity),
     bytes,
 
     async attach(wss, req, socket, head) {
@@ -214,6 +216,7 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
       lastActivity = Date.now();
       if (ending) return "gone";
       const active = [...pages.values()].at(-1);
+      inputsInFlight++;
       try {
         if (active) {
           await dispatchLiveInput((method, params) => control.send(method, params ?? {}, active), event);
@@ -226,7 +229,10 @@ export async function openLiveSession(opts: LiveSessionOptions): Promise<LiveSes
       } catch (err) {
         // The tab closed or navigated away between the lookup and the command: nothing took the input.
         logger.debug("live view input not delivered", { session_id: launch.id, type: event.type, error: err });
-        return "no_page";
+        return ending ? "gone" : "no_page";
+      } finally {
+        inputsInFlight--;
+        lastActivity = Date.now();
       }
     },
 

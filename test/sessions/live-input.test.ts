@@ -90,6 +90,8 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite"]))("live view input on $d
       },
       "/welcome": html(WELCOME),
       "/long": html(LONG),
+      // Headers after 2.5 s: a navigate here takes longer than the 1 s inactivity timeout below.
+      "/slow": (req, res) => void setTimeout(() => html(LONG)(req, res), 2_500),
       "/shown": (req, res) => {
         shown.push(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "");
         res.writeHead(204).end();
@@ -261,7 +263,8 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite"]))("live view input on $d
     await Promise.all([s, other].map((x) => srv.ctx.call(key, `/browser/${x.session_id}`, { method: "DELETE" })));
   }, 30_000);
 
-  it("input keeps a session with no client past its inactivity timeout; once it stops, the session ends as inactive", async () => {
+  /** A session with a 1 s inactivity timeout (the API's smallest is 10 s): its row and launch made here, as the API makes them. */
+  const shortLivedSession = async () => {
     const repo = sessionRepo(db.db);
     const now = new Date();
     const launch = {
@@ -278,7 +281,6 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite"]))("live view input on $d
       inactivityMs: 1_000,
       profile: null,
     };
-    // The API's smallest inactivity timeout is 10 s: the row and launch are made here, as the API makes them, with 1 s.
     const inserted = await repo.insertWithinCap(
       {
         id: launch.id,
@@ -297,6 +299,19 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite"]))("live view input on $d
     );
     expect(inserted.ok).toBe(true);
     await srv.host.start(launch);
+    return { repo, launch };
+  };
+
+  it("a navigate slower than the inactivity timeout keeps the session: the input is still being delivered", async () => {
+    const { repo, launch } = await shortLivedSession();
+    await ok(launch.token, { type: "navigate", url: `${site.url}/slow` });
+    expect((await repo.get(launch.id))?.status).not.toBe("ended");
+    await waitFor(async () => (await repo.get(launch.id))?.status === "ended");
+    expect((await repo.get(launch.id))?.endReason).toBe("inactivity");
+  }, 30_000);
+
+  it("input keeps a session with no client past its inactivity timeout; once it stops, the session ends as inactive", async () => {
+    const { repo, launch } = await shortLivedSession();
     await ok(launch.token, { type: "navigate", url: `${site.url}/long` });
     // Input every 300 ms for three times the timeout: the session stays open throughout.
     const started = Date.now();
