@@ -12,6 +12,8 @@ import { type Origin, startOrigin, stubResolver } from "./helpers.ts";
 
 const connects = vi.spyOn(net.Socket.prototype, "connect");
 afterEach(() => connects.mockClear());
+// A worker that runs other files after this one (isolate: false) must get the real connect back.
+afterAll(() => connects.mockRestore());
 
 describe("checkUrl and safeFetch refuse every payload without a connection", () => {
   it("has hundreds of payloads", () => {
