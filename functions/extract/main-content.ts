@@ -26,6 +26,7 @@ import { widenToGrid } from "./content/listing.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
+import { dropRepeatedBlocks } from "./content/repeats.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
 import { findTitleHeading, titleForRoot } from "./content/title-heading.ts";
@@ -113,6 +114,8 @@ export function extractMainContent(document: Document, url: string): MainContent
     grids: !articleLike || shopGrid || listing,
     shop: shopGrid,
   });
+  // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
+  dropRepeatedBlocks(chosen, stats);
   const found = textStats(chosen).chars > 0 ? chosen : body;
   return { root: found, title: titleForRoot(titleHeading, found, stats) };
 }
