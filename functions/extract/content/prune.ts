@@ -228,7 +228,9 @@ export function pruneDocument(body: Element): PruneResult {
         const { chars, linkChars } = measured.get(c) ?? textStats(c);
         // Wrappers holding most of the page, or much prose, are not furniture, whatever they are called.
         const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c));
-        const wrapper = (chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars);
+        const wrapper =
+          ((chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars)) &&
+          !bareMenu(c, tag, chars);
         if (kind === "comment") {
           // Comment sections can outweigh the article: only a heading or article body inside saves them.
           if (!c.querySelector("h1, [itemprop=articleBody]")) {
@@ -253,4 +255,16 @@ export function pruneDocument(body: Element): PruneResult {
   if (total - doomedChars < Math.min(100, 0.1 * total)) return { comments: [] };
   for (const d of doomed) d.remove();
   return { comments };
+}
+
+/**
+ * A <nav> holding no heading of the page and hardly any paragraph is a menu however much text it
+ * holds: a mega menu (every category and subcategory of a shop, spelled out, a "contact us" line)
+ * can outweigh a product page.
+ */
+function bareMenu(el: Element, tag: string, chars: number): boolean {
+  if (tag !== "nav" || el.querySelector("h1")) return false;
+  let inParagraphs = 0;
+  for (const p of el.querySelectorAll("p")) inParagraphs += textStats(p).chars;
+  return inParagraphs < 0.1 * chars;
 }

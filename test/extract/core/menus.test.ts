@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const text = (html: string, url = "https://shop.example.com/detail/lamp") => extractMainText(html, url).text;
+
+describe("menus larger than the page", () => {
+  // Every category and its subcategories spelled out, as spans (links are set by scripts), and a
+  // one-line contact note: more text than the product page itself.
+  const categories = ["Guitars", "Basses", "Amplifiers", "Drums", "Keyboards", "Microphones", "Lighting", "Software"];
+  const megaMenu = `<nav class="site-nav">${categories
+    .map(
+      (c) =>
+        `<div class="mn-col"><span class="mn-head">${c}</span>${Array.from({ length: 12 }, (_, i) => `<span class="mn-item">${c} subcategory ${i + 1}</span>`).join(" ")}</div>`,
+    )
+    .join("")}<p>Contact your sales engineer</p></nav>`;
+
+  it("drops a mega menu that holds most of the page's text", () => {
+    const html = `<html><body><header class="site-header">${megaMenu}</header><main><h1>Desk lamp</h1><div class="price">$49.00</div>${para("lamp", 2)}</main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("how the lamp works");
+    expect(t).not.toContain("Drums subcategory 3");
+  });
+
+  it("keeps a <nav> that wraps the page's paragraphs", () => {
+    const html = `<html><body><nav class="layout"><div class="col"><h2>Guide</h2>${para("river", 4)}${para("delta", 4)}</div><a href="/next">Next</a></nav><footer><a href="/">Home</a></footer></body></html>`;
+    const t = text(html, "https://example.com/guide");
+    expect(t).toContain("how the river works");
+    expect(t).toContain("how the delta works");
+  });
+});
