@@ -83,6 +83,7 @@ function sameToken(given: string, expected: string): boolean {
 
 export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSessionHost {
   const hostId = opts.hostId ?? newId("host");
+  const bornAt = opts.clock.now();
   const hostUrl = opts.hostUrl ?? null;
   const repo = sessionRepo(opts.db);
   const log = opts.logger;
@@ -373,8 +374,10 @@ export function createLocalSessionHost(opts: LocalSessionHostOptions): LocalSess
     },
   };
   // A host that restarts under the same id (a container's task id) ends what its predecessor held.
+  // Only sessions started before this host: the query may run after the host has begun to serve
+  // (it is not awaited), and a session created here meanwhile is this host's own.
   void repo
-    .openOnHost(hostId)
+    .openOnHost(hostId, bornAt)
     .then((rows) =>
       Promise.all(rows.map((r) => repo.end(r.id, { reason: "host_lost", at: opts.clock.now(), rxBytes: null, txBytes: null }))),
     )

@@ -146,12 +146,21 @@ export function sessionRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Open sessions of one host (a host that restarts ends what it held before). */
-    async openOnHost(hostId: string): Promise<BrowserSessionRow[]> {
+    /**
+     * Open sessions of one host that started before `startedBefore` (a host that restarts ends what
+     * its predecessor held, never a session created for itself since).
+     */
+    async openOnHost(hostId: string, startedBefore: Date): Promise<BrowserSessionRow[]> {
       return db
         .select()
         .from(browserSessions)
-        .where(and(eq(browserSessions.hostId, hostId), inArray(browserSessions.status, OPEN)));
+        .where(
+          and(
+            eq(browserSessions.hostId, hostId),
+            inArray(browserSessions.status, OPEN),
+            lt(browserSessions.startTime, startedBefore),
+          ),
+        );
     },
 
     /** Open sessions whose host has not written for a while: their host is gone. */

@@ -218,3 +218,75 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
     expect(await status(`/browser/${launch.id}/cdp?token=${launch.token}`)).toBe(404);
   }, 30_000);
 });
+
+describe.each(driverCases(["pglite", "pg"]))("a session host restarting under its id on $driver", ({ open }) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await open();
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.dispose();
+  });
+
+  it("ends what its predecessor held, never a session created for itself while its sweep was on its way", async () => {
+    const repo = sessionRepo(db.db);
+    const accountId = (await createServices({ db: db.db, clock: systemClock, ids: defaultIds }).accounts.create({ plan: "pro" }))
+      .id;
+    const row = async (startTime: Date) => {
+      const id = newId("bs");
+      const inserted = await repo.insertWithinCap(
+        {
+          id,
+          accountId,
+          keyId: "key_test",
+          keyScope: "api",
+          subUserId: null,
+          mode: "light",
+          options: {},
+          connectToken: randomBase62(32),
+          hostId: "host_task_1",
+          startTime,
+          expiresAt: new Date(startTime.getTime() + 600_000),
+        },
+        100,
+      );
+      expect(inserted.ok).toBe(true);
+      return id;
+    };
+    const now = Date.now();
+    const predecessors = await Promise.all([row(new Date(now - 60_000)), row(new Date(now - 1))]);
+    // Inserted before the host exists, but started (by the host's clock) after it was born: as a
+    // session created through the new host lands when the sweep's query runs late.
+    const own = await row(new Date(now + 5_000));
+    const host = createLocalSessionHost({
+      db: db.db,
+      clock: { now: () => new Date(now) },
+      logger: silentLogger,
+      executablePath: CHROME,
+      allowPrivateHosts: [],
+      hostId: "host_task_1",
+      warmPool: 0,
+      maxSessions: 1,
+      authenticate: () => Promise.reject(new Error("no client connects in this test")),
+      prefix: "",
+      prepareTarget: sessionTargetSetup,
+      tickMs: 60_000,
+      heartbeatMs: 60_000,
+    });
+    try {
+      for (const id of predecessors) {
+        const ended = await waitFor(async () => {
+          const r = await repo.get(id);
+          return r?.status === "ended" ? r : null;
+        });
+        expect(ended.endReason).toBe("host_lost");
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await repo.get(own))?.status).not.toBe("ended");
+    } finally {
+      await host.close();
+    }
+  });
+});
