@@ -16,7 +16,7 @@
  * The page's title heading comes back beside the root when the root does not show it
  * (content/title-heading.ts).
  */
-import { dropCarousels } from "./content/carousel.ts";
+import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
 import { dropPostChrome, dropQuotedPosts, postsRoot } from "./content/discussion.ts";
@@ -107,6 +107,8 @@ export function extractMainContent(document: Document, url: string): MainContent
   // Strips of other products on a product page; on a category page all but its own grid.
   if (((product && !collection) || shopGrid) && !discussion)
     dropCarousels(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null, shopGrid);
+  // Sections a product page titles as other products ("Similar items"), whatever their cards.
+  if (product && !discussion) dropOtherProductSections(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null);
   // Filter panels of category and search pages ("Filters", "Refine by": brands, prices, sizes).
   if (!articleLike || shopGrid || listing) dropFacetPanels(chosen, stats);
   cleanupRoot(chosen, stats, {

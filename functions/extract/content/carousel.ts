@@ -95,3 +95,49 @@ export function dropCarousels(root: Element, stats: StatsMap, name: Element | nu
     top.remove();
   }
 }
+
+/**
+ * Headings of sections that show other products ("Similar items", "Explore related items",
+ * "Others like you also bought", "Similar brands on …"), at the start of the heading.
+ */
+const OTHER_PRODUCTS_HEADING =
+  /^(similar|related (items|products)|explore related|(customers|people|others)( like you| who)? (also )?(bought|viewed|liked)|frequently bought|you (may|might) also|recently viewed|sponsored products|compare (with )?similar|shop similar|ähnliche|produits similaires|productos (similares|relacionados)|prodotti simili)/i;
+const SECTION_HEADING_CHARS = 80;
+/** A section of other products is cards and names: one that is mostly prose is the product's own text. */
+const SECTION_PROSE = 0.3;
+
+/**
+ * Removes the sections a product page titles as other products, whatever their cards look like
+ * (cards without prices or links the carousel rule needs). A heading's section is the largest
+ * ancestor in which it is the only heading of its rank or above (or, in flat markup, the heading
+ * and the siblings up to the next such heading); never one holding the product's name.
+ */
+export function dropOtherProductSections(root: Element, stats: StatsMap, name: Element | null): void {
+  const doomed: Element[][] = [];
+  for (const h of root.querySelectorAll("h2, h3, h4")) {
+    if ((stats.get(h)?.chars ?? 0) > SECTION_HEADING_CHARS) continue;
+    if (!OTHER_PRODUCTS_HEADING.test((h.textContent ?? "").trim())) continue;
+    const rank = Number(tagOf(h).slice(1));
+    const peers = Array.from({ length: rank }, (_, i) => `h${i + 1}`).join(", ");
+    let top: Element = h;
+    for (let p = h.parentElement; p && p !== root; p = p.parentElement) {
+      if ((name && p.contains(name)) || p.querySelectorAll(peers).length > 1) break;
+      top = p;
+    }
+    const section = [top];
+    if (top === h)
+      for (let n = h.nextElementSibling; n; n = n.nextElementSibling) {
+        if (HEADING.test(tagOf(n)) && Number(tagOf(n).slice(1)) <= rank) break;
+        if (n.querySelector(peers) || (name && n.contains(name))) break;
+        section.push(n);
+      }
+    let chars = 0;
+    let prose = 0;
+    for (const el of section) {
+      chars += stats.get(el)?.chars ?? 0;
+      prose += stats.get(el)?.prose ?? 0;
+    }
+    if (prose <= SECTION_PROSE * chars) doomed.push(section);
+  }
+  for (const section of doomed) for (const el of section) el.remove();
+}

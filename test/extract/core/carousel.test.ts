@@ -53,3 +53,38 @@ describe("product carousels", () => {
     for (const n of recent) expect(t).not.toContain(n);
   });
 });
+
+describe("sections titled as other products", () => {
+  // Cards as some shops render them: no link (scripts navigate), no price.
+  const tile = (name: string) =>
+    `<li class="tile"><div class="tile-name">${name}</div><div class="tile-note">New · Business seller</div></li>`;
+  const section = (title: string, names: string[]) =>
+    `<div class="rx-slot"><div class="rx-head"><h2>${title}</h2></div><div class="rx-body"><ul class="rx-list">${names.map(tile).join("")}</ul></div></div>`;
+  const others = ["Chain kit 520 gold", "Sprocket set steel", "Chain guide black", "Chain slider red"];
+  const product = (extra: string, head = ld("Product")) => `<html><head>${head}</head><body><main><div class="pdp">
+      <h1>Chain 520 gold, 104 links</h1><div class="price">EUR 163.12</div>${para("chain", 3)}
+      ${extra}</div></main></body></html>`;
+
+  it("drops a product page's 'Similar items' and 'Explore related items' sections, cards without links or prices", () => {
+    const t = text(
+      product(
+        section("Similar items", others) +
+          section(
+            "Explore related items",
+            others.map((n) => `${n} II`),
+          ),
+      ),
+    );
+    for (const want of ["Chain 520 gold", "how the chain works"]) expect(t).toContain(want);
+    for (const gone of [...others, "Similar items", "Explore related items", "Sprocket set steel II"])
+      expect(t).not.toContain(gone);
+  });
+
+  it("keeps a product's own sections: one of prose, one whose title only mentions similarity later on", () => {
+    const prose = `<div class="story"><h2>Similar feel, new sole</h2>${para("sole", 3)}</div>`;
+    expect(text(product(prose))).toContain("how the sole works");
+    const features = ["Hardened pins", "Gold side plates", "X-ring seals", "Clip master link"];
+    const t = text(product(section("Why it wears like the similar racing chains", features)));
+    for (const f of features) expect(t).toContain(f);
+  });
+});
