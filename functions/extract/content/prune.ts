@@ -7,6 +7,7 @@
  */
 import { classAndId, ELEMENT_NODE, HEADING_TAGS, JUNK_TAGS, TEXT_NODE, tagOf, textStats, visibleLength } from "./dom.ts";
 
+const HEADINGS = "h1, h2, h3, h4, h5, h6";
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 const SHOWN_FROM = /(^|\s)(sm|md|lg|xl|2xl):(block|flex|grid|inline|inline-block|inline-flex|table|contents)(\s|$)/;
 const MOBILE_ONLY = /(^|\s)(md|lg):hidden(\s|$)/;
@@ -94,7 +95,7 @@ function isHidden(el: Element): boolean {
 }
 
 /** Removes never-content tags; collects hidden elements (decided later, once the page size is known). */
-function removeJunk(root: Element, hidden: Element[]): void {
+function removeJunk(root: Element, hidden: Element[], toggled: Set<Element>): void {
   for (let c = root.firstElementChild; c; ) {
     const next = c.nextElementSibling;
     const tag = tagOf(c);
@@ -102,13 +103,20 @@ function removeJunk(root: Element, hidden: Element[]): void {
       // With scripts off a reader sees <noscript>: large ones hold the real page (Discourse and
       // other apps serve their crawler view there); small ones are "enable JavaScript" notes.
       if (textStats(c).chars >= 200) {
-        removeJunk(c, hidden);
+        removeJunk(c, hidden, toggled);
         unwrap(c);
       } else c.remove();
+    } else if (tag === "button" && c.querySelector(HEADINGS)) {
+      // An accordion's toggle: the heading in it is the question or section title, and the
+      // collapsed block after it (after its wrapper, when it is the wrapper's last child) the answer.
+      const panel = next ?? (c.parentElement?.lastElementChild === c ? c.parentElement.nextElementSibling : null);
+      if (panel) toggled.add(panel);
+      removeJunk(c, hidden, toggled);
+      unwrap(c);
     } else if (JUNK_TAGS.has(tag)) c.remove();
     else {
       if (tag !== "body" && tag !== "html" && isHidden(c)) hidden.push(c);
-      if (c.firstElementChild) removeJunk(c, hidden);
+      if (c.firstElementChild) removeJunk(c, hidden, toggled);
     }
     c = next;
   }
@@ -191,13 +199,15 @@ export function pruneDocument(body: Element): PruneResult {
   for (const el of body.querySelectorAll("[aria-controls]"))
     for (const id of (el.getAttribute("aria-controls") ?? "").split(/\s+/)) if (id) revealable.add(id);
   const hidden: Element[] = [];
-  removeJunk(body, hidden);
+  const toggled = new Set<Element>();
+  removeJunk(body, hidden, toggled);
   let total = textStats(body).chars;
   // Hidden elements go, except a hidden wrapper of most of the page (a script would reveal it).
   // Hidden microdata blocks (a copy of the article for crawlers) always go.
   for (const h of hidden) {
     const panel =
       h.getAttribute("role") === "tabpanel" ||
+      toggled.has(h) ||
       revealable.has(h.getAttribute("id") ?? "") ||
       // Accordions often hide the wrapper of the controlled panel rather than the panel itself.
       revealable.has(h.firstElementChild?.getAttribute("id") ?? "");
