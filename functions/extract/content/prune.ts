@@ -240,7 +240,8 @@ export function pruneDocument(body: Element): PruneResult {
         const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c));
         const wrapper =
           ((chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars)) &&
-          !bareMenu(c, tag, chars);
+          !bareMenu(c, tag, chars) &&
+          !pageFooter(c, tag, inArticle);
         if (kind === "comment") {
           // Comment sections can outweigh the article: only a heading or article body inside saves them.
           if (!c.querySelector("h1, [itemprop=articleBody]")) {
@@ -277,4 +278,16 @@ function bareMenu(el: Element, tag: string, chars: number): boolean {
   let inParagraphs = 0;
   for (const p of el.querySelectorAll("p")) inParagraphs += textStats(p).chars;
   return inParagraphs < 0.1 * chars;
+}
+
+const COPYRIGHT = /©|\bcopyright\b|all rights reserved/i;
+
+/**
+ * The page's own <footer> (outside any article or main) signed with a copyright line is the
+ * footer, however much legal text and disclosure it spells out; the wrapper exemption is for
+ * elements that hold the page, and a footer holding the h1 does.
+ */
+function pageFooter(el: Element, tag: string, inArticle: boolean): boolean {
+  if (tag !== "footer" || inArticle || el.querySelector("h1")) return false;
+  return COPYRIGHT.test(el.textContent ?? "");
 }

@@ -29,3 +29,24 @@ describe("menus larger than the page", () => {
     expect(t).toContain("how the delta works");
   });
 });
+
+describe("page footers larger than the page", () => {
+  const disclosure = (i: number) =>
+    `<p>Disclosure ${i}: coverage is subject to policy terms, conditions and exclusions, prices vary by state and by the age of the insured, and the discounts shown are not available everywhere or to everyone who applies.</p>`;
+  const footer = (inner = "") =>
+    `<footer class="footer"><ul class="links"><li><a href="/contact">Contact us</a></li><li><a href="/privacy">Privacy</a></li><li><a href="/terms">Terms of use</a></li></ul>${inner}<div class="copyright">Copyright 1995 - 2025 Example Insurance Company. All rights reserved.</div><div class="disclosures">${[1, 2, 3, 4, 5, 6].map(disclosure).join("")}</div></footer>`;
+
+  it("drops the page's own footer with its copyright line and disclosures, however long", () => {
+    const html = `<html><body><div class="site"><div class="hero"><h1>Pet insurance</h1>${para("policy", 3)}</div>${footer()}</div></body></html>`;
+    const t = text(html, "https://www.example.com/pet-insurance/");
+    expect(t).toContain("how the policy works");
+    expect(t).not.toContain("Disclosure 3");
+    expect(t).not.toContain("All rights reserved");
+  });
+
+  it("keeps a footer that holds the page's h1", () => {
+    const html = `<html><body>${footer(`<section><h1>Pet insurance</h1>${para("policy", 6)}</section>`)}</body></html>`;
+    const t = text(html, "https://www.example.com/pet-insurance/");
+    expect(t).toContain("how the policy works");
+  });
+});
