@@ -280,14 +280,11 @@ function bareMenu(el: Element, tag: string, chars: number): boolean {
   return inParagraphs < 0.1 * chars;
 }
 
-const COPYRIGHT = /©|\bcopyright\b|all rights reserved/i;
-
 /**
- * The page's own <footer> (outside any article or main) signed with a copyright line is the
- * footer, however much legal text and disclosure it spells out; the wrapper exemption is for
+ * The page's own <footer> (outside any article or main) is the footer, however much it spells out
+ * (legal disclosures, link columns, an SEO blurb about the business); the wrapper exemption is for
  * elements that hold the page, and a footer holding the h1 does.
  */
 function pageFooter(el: Element, tag: string, inArticle: boolean): boolean {
-  if (tag !== "footer" || inArticle || el.querySelector("h1")) return false;
-  return COPYRIGHT.test(el.textContent ?? "");
+  return tag === "footer" && !inArticle && el.querySelector("h1") === null;
 }

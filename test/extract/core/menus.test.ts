@@ -44,6 +44,14 @@ describe("page footers larger than the page", () => {
     expect(t).not.toContain("All rights reserved");
   });
 
+  it("drops a page footer without a copyright line: an SEO blurb about the business", () => {
+    const blurb = `<footer><div class="about"><h2>Party rentals in Los Angeles</h2>${para("rental", 8)}</div></footer>`;
+    const html = `<html><body><div class="home"><h1>Fitness equipment</h1>${para("treadmill", 2)}</div>${blurb}</body></html>`;
+    const t = text(html, "https://www.example.com/rentals/fitness");
+    expect(t).toContain("how the treadmill works");
+    expect(t).not.toContain("how the rental works");
+  });
+
   it("keeps a footer that holds the page's h1", () => {
     const html = `<html><body>${footer(`<section><h1>Pet insurance</h1>${para("policy", 6)}</section>`)}</body></html>`;
     const t = text(html, "https://www.example.com/pet-insurance/");
