@@ -58,3 +58,21 @@ describe("page footers larger than the page", () => {
     expect(t).toContain("how the policy works");
   });
 });
+
+describe("consent dialogs that read like paragraphs", () => {
+  const policy = `<div id="consent-sdk" class="show-banner"><div class="policy">${para("cookie purpose", 5)}${para("vendor list", 5)}</div><a href="/privacy">Privacy notice</a></div>`;
+
+  it("drops a consent manager's long policy text", () => {
+    const html = `<html><body><main><h1>Dinner recipes</h1>${para("recipe", 6)}${para("sauce", 6)}</main>${policy}</body></html>`;
+    const t = text(html, "https://www.example.com/recipes/dinner");
+    expect(t).toContain("how the recipe works");
+    expect(t).not.toContain("how the cookie purpose works");
+  });
+
+  it("keeps a wrapper named for consent that holds most of the page", () => {
+    const html = `<html><body><div class="consent-page"><h1>Research consent</h1>${para("study", 6)}${para("withdrawal", 6)}</div><div class="note">Last updated in May.</div></body></html>`;
+    const t = text(html, "https://www.example.com/study/consent");
+    expect(t).toContain("how the study works");
+    expect(t).toContain("how the withdrawal works");
+  });
+});
