@@ -66,6 +66,7 @@ const VALUED = new Set([
   "--seed",
   "--per-op",
   "--db",
+  "--pglite-dir",
   "--only",
   "--docs",
   "--k1",

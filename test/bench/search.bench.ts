@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- search [--db postgres://...] [--only scifact|generated] [--docs 200000]
- *   [--k1 0.9] [--b 0.4] [--title-weight 3] [--max-postings 5000] [--keep-db | --reuse-db=NAME]`
+ * `npm run bench -- search [--db postgres://... | --pglite-dir PATH] [--only scifact|generated]
+ *   [--docs 200000] [--k1 0.9] [--b 0.4] [--title-weight 3] [--max-postings 5000]
+ *   [--keep-db | --reuse-db=NAME | --reuse-db]`
  * (a) BEIR SciFact (../shared/bench/search/scifact, read at run time, never copied): the corpus is
  *     imported through the CLI's import code (a JSONL file), the 809 train queries are searched
  *     through GET /search of the real app on a loopback port; nDCG@10 trec_eval-style over all of
@@ -10,23 +11,37 @@
  *     docs/s, latency of 200 queries unfiltered and under each filter the API has.
  * Beside ours in the same run, query by query in turn (search-http.ts): the local index's provider
  * without HTTP, and the anchor, Postgres' own full-text search (GIN + ts_rank) on the same rows.
- * PGlite in memory by default; `--db` (or SEARCH_BENCH_DATABASE_URL) runs on a fresh database
- * created on that Postgres server and dropped afterwards. With `--db`, `--keep-db` keeps the
- * generated corpus's database (its name is printed) and `--reuse-db=NAME` times the queries on it
- * again without importing (an import of 200,000 documents takes most of an hour here).
+ * Where the database is:
+ * - by default, PGlite in memory (quick; not how the product runs, and the whole database then
+ *   lives in WebAssembly's memory);
+ * - `--pglite-dir PATH`: PGlite on disk as the product runs it. PATH is an Osprey data dir
+ *   (OSPREY_DATA_DIR): the bench takes its lock (PATH/osprey.lock, so a server cannot open it at
+ *   the same time) and opens PATH/pglite with the server's options (containers/local/runtime.ts),
+ *   not the CLI's short-lived ones. The generated corpus goes there; PATH must not hold a database
+ *   yet, and is removed afterwards unless `--keep-db` is given. `--reuse-db` (no name: the data
+ *   dir is the database) times the queries on a kept PATH again without importing, and keeps it.
+ *   A kept PATH can be served as it is (OSPREY_DATA_DIR=PATH npm start). SciFact, when it runs,
+ *   goes to a fresh data dir under the system's temp dir, removed afterwards.
+ * - `--db` (or SEARCH_BENCH_DATABASE_URL): a fresh database created on that Postgres server and
+ *   dropped afterwards. `--keep-db` keeps the generated corpus's database (its name is printed) and
+ *   `--reuse-db=NAME` times the queries on it again without importing.
+ * An import of 200,000 documents takes most of an hour here: keep it, and reuse it to time the
+ * queries again when the machine is quieter.
  * A query that fails (e.g. 503 SERVICE_BUSY when the provider's 5 s timeout passes on a loaded
  * machine) is counted and reported with the latencies, not fatal to the run.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { lockDataDir } from "../../containers/local/data-dir-lock.ts";
 import type { Database } from "../../functions/db/db.ts";
 import { openDatabase } from "../../functions/db/open-database.ts";
+import { openPglite } from "../../functions/db/pglite-database.ts";
 import { importJsonlFile } from "../../functions/search/local/import-jsonl.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
@@ -55,23 +70,75 @@ export function ndcgAt10(ranked: string[], labels: Map<string, number>): number 
 
 interface BenchDb {
   db: Database;
-  /** The Postgres database's name (null on PGlite). */
+  /** The Postgres database's name, or the PGlite data dir (null on PGlite in memory). */
   name: string | null;
   drop(): Promise<void>;
 }
 
-/** Keeping or reusing a generated corpus's database (Postgres only). */
-interface DbReuse {
+/** Where the bench's database lives (see the header comment). */
+export type BenchTarget = { kind: "memory" } | { kind: "pglite-dir"; dir: string } | { kind: "pg"; url: string };
+
+/** Keeping or reusing a generated corpus's database (a Postgres database, or a PGlite data dir). */
+export interface DbReuse {
   keep: boolean;
-  reuse?: string;
+  /** The Postgres database to reuse; on a PGlite data dir, the dir itself (`true`). */
+  reuse?: string | true;
 }
 
-async function openBenchDb(url: string | undefined, reuse: DbReuse = { keep: false }): Promise<BenchDb> {
-  if (!url) {
+/** Whether `dir` holds anything (a database, a lock, files of another run). */
+function nonEmpty(dir: string): boolean {
+  return existsSync(dir) && readdirSync(dir).length > 0;
+}
+
+/**
+ * PGlite on disk at `dir` as the product opens it for OSPREY_DATA_DIR=dir: the data dir's lock
+ * first, then dir/pglite with the server's options (not the CLI's short-lived ones).
+ */
+export async function openPgliteDir(dir: string, reuse: DbReuse = { keep: false }): Promise<BenchDb> {
+  const dataDir = resolve(dir);
+  const pgliteDir = join(dataDir, "pglite");
+  if (reuse.reuse) {
+    if (reuse.reuse !== true && resolve(reuse.reuse) !== dataDir)
+      throw new Error(`with --pglite-dir, --reuse-db takes no name (the data dir is the database), not ${reuse.reuse}`);
+    if (!existsSync(join(pgliteDir, "PG_VERSION")))
+      throw new Error(`--reuse-db: ${pgliteDir} holds no database (keep one first with --keep-db)`);
+  } else if (nonEmpty(dataDir)) {
+    throw new Error(`--pglite-dir ${dataDir} is not empty: reuse its database with --reuse-db, or remove it first`);
+  }
+  const lock = lockDataDir(dataDir, "osprey bench search");
+  let db: Database;
+  try {
+    db = await openPglite(pgliteDir);
+    await db.migrate();
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const keep = reuse.keep || Boolean(reuse.reuse);
+  return {
+    db,
+    name: dataDir,
+    async drop() {
+      try {
+        await db.close();
+      } finally {
+        lock.release();
+      }
+      if (keep) out(`(data dir ${dataDir} kept: --pglite-dir ${dataDir} --reuse-db times its queries again)`);
+      else rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function openBenchDb(target: BenchTarget, reuse: DbReuse = { keep: false }): Promise<BenchDb> {
+  if (target.kind === "memory") {
     const db = await openDatabase({ driver: "pglite", dataDir: null });
     await db.migrate();
     return { db, name: null, drop: () => db.close() };
   }
+  if (target.kind === "pglite-dir") return openPgliteDir(target.dir, reuse);
+  const url = target.url;
+  if (reuse.reuse === true) throw new Error("--reuse-db=NAME: name the database to reuse");
   if (reuse.reuse && !/^[a-z_][a-z0-9_]*$/.test(reuse.reuse)) throw new Error(`--reuse-db=${reuse.reuse}: not a database name`);
   const name = reuse.reuse ?? `osprey_bench_search_${randomBytes(4).toString("hex")}`;
   const admin = async (q: string) => {
@@ -80,9 +147,9 @@ async function openBenchDb(url: string | undefined, reuse: DbReuse = { keep: fal
     await c.query(q).finally(() => c.end());
   };
   if (!reuse.reuse) await admin(`create database ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const db = await openDatabase({ driver: "pg", url: target.toString() });
+  const target2 = new URL(url);
+  target2.pathname = `/${name}`;
+  const db = await openDatabase({ driver: "pg", url: target2.toString() });
   await db.migrate();
   const keep = reuse.keep || Boolean(reuse.reuse);
   return {
@@ -94,6 +161,30 @@ async function openBenchDb(url: string | undefined, reuse: DbReuse = { keep: fal
       else await admin(`drop database if exists ${name} with (force)`);
     },
   };
+}
+
+/** Bytes under `dir` (files only). */
+function duBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) n += statSync(join(e.parentPath, e.name)).size;
+  }
+  return n;
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** PGlite's WebAssembly memory (null on Postgres): it grows and never shrinks, up to 4 GiB. */
+function wasmBytes(db: Database): number | null {
+  const client = (db.db as unknown as { $client?: { Module?: { wasmMemory?: WebAssembly.Memory } } }).$client;
+  return db.driver === "pglite" ? (client?.Module?.wasmMemory?.buffer.byteLength ?? null) : null;
+}
+
+/** The process's memory, PGlite's WebAssembly memory, and the data dir's size on disk. */
+function memoryLine(db: Database, dataDir: string | null): string {
+  const wasm = wasmBytes(db);
+  const disk = dataDir && existsSync(dataDir) ? `, data dir ${mib(duBytes(dataDir))} on disk` : "";
+  return `rss ${mib(process.memoryUsage().rss)}${wasm === null ? "" : `, PGlite's WebAssembly memory ${mib(wasm)}`}${disk}`;
 }
 
 async function countDocuments(db: Database): Promise<number> {
@@ -154,7 +245,7 @@ const p95 = (ms: number[]) =>
 
 type Opts = { k1: number; b: number; titleWeight: number; maxPostingsPerTerm: number };
 
-async function scifact(dbUrl: string | undefined, o: Opts, tmp: string): Promise<void> {
+async function scifact(target: BenchTarget, o: Opts, tmp: string): Promise<void> {
   const jsonl = join(tmp, "scifact.jsonl");
   const docs = readFileSync(join(DATA, "corpus.jsonl"), "utf8").split("\n").filter(Boolean);
   writeFileSync(
@@ -171,7 +262,8 @@ async function scifact(dbUrl: string | undefined, o: Opts, tmp: string): Promise
       })
       .join("\n"),
   );
-  const { db, drop } = await openBenchDb(dbUrl);
+  const where: BenchTarget = target.kind === "pglite-dir" ? { kind: "pglite-dir", dir: join(tmp, "scifact-data") } : target;
+  const { db, drop } = await openBenchDb(where);
   try {
     const index = createLocalIndex({
       db: db.db,
@@ -231,12 +323,14 @@ async function scifact(dbUrl: string | undefined, o: Opts, tmp: string): Promise
   }
 }
 
-async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp: string, reuse: DbReuse): Promise<void> {
+async function generated(target: BenchTarget, count: number, o: Opts, tmp: string, reuse: DbReuse): Promise<void> {
   const jsonl = join(tmp, "generated.jsonl");
   const words = join(DATA, "corpus.jsonl");
-  if (reuse.reuse && !dbUrl) throw new Error("--reuse-db needs --db (a Postgres server)");
-  const corpus = reuse.reuse ? { source: `reused database ${reuse.reuse}` } : await writeCorpus(jsonl, count, words);
-  const { db, drop } = await openBenchDb(dbUrl, reuse);
+  if (reuse.reuse && target.kind === "memory") throw new Error("--reuse-db needs --db (a Postgres server) or --pglite-dir");
+  const written = reuse.reuse ? null : await writeCorpus(jsonl, count, words);
+  const { db, name, drop } = await openBenchDb(target, reuse);
+  const dataDir = target.kind === "pglite-dir" ? name : null;
+  const corpus = written ?? { source: `reused database ${name}` };
   try {
     const index = createLocalIndex({
       db: db.db,
@@ -249,7 +343,9 @@ async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp:
       : await importJsonlFile(index.writer, jsonl, {
           onProgress: (p) => {
             if (p.lines >= next) {
-              process.stderr.write(`  ${p.lines} documents, ${((p.lines * 1000) / p.elapsedMs).toFixed(0)} docs/s\n`);
+              process.stderr.write(
+                `  ${p.lines} documents, ${((p.lines * 1000) / p.elapsedMs).toFixed(0)} docs/s; ${memoryLine(db, null)}\n`,
+              );
               next += 20_000;
             }
           },
@@ -258,6 +354,7 @@ async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp:
     if (imp) await index.maintain();
     const maintainS = (performance.now() - m0) / 1000;
     const docCount = imp?.inserted ?? (await countDocuments(db));
+    const afterImport = memoryLine(db, dataDir);
     const anchor = await pgFullTextAnchor(db.db);
     const server = await startSearchServer(db.db, index.provider);
     try {
@@ -284,6 +381,7 @@ async function generated(dbUrl: string | undefined, count: number, o: Opts, tmp:
           ? `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s; vacuum analyze ${maintainS.toFixed(1)} s; anchor's GIN index built in ${(anchor.buildMs / 1000).toFixed(1)} s`
           : `import: none (the database was reused); anchor's GIN index built in ${(anchor.buildMs / 1000).toFixed(1)} s`,
       );
+      out(`memory ${imp ? "after the import" : "once open"}: ${afterImport}; after the queries: ${memoryLine(db, dataDir)}`);
       out(`unfiltered, GET /search over HTTP: ${latencyLine(plain?.ms ?? [], [plain])}`);
       out(`unfiltered, without HTTP:          ${latencyLine(plainDirect?.ms ?? [], [plainDirect])}`);
       out(`unfiltered, anchor (Postgres FTS): ${latencyLine(fts?.ms ?? [], [fts])}`);
@@ -317,9 +415,18 @@ export async function searchBench(): Promise<void> {
       "max-postings": { type: "string" },
       "keep-db": { type: "boolean" },
       "reuse-db": { type: "string" },
+      "pglite-dir": { type: "string" },
     },
   });
   const dbUrl = (values.db as string | undefined) || process.env.SEARCH_BENCH_DATABASE_URL || undefined;
+  const pgliteDir = values["pglite-dir"];
+  if (pgliteDir === true) throw new Error("--pglite-dir needs a path");
+  if (pgliteDir && values.db) throw new Error("--pglite-dir and --db name two databases: give one");
+  const target: BenchTarget = pgliteDir
+    ? { kind: "pglite-dir", dir: pgliteDir }
+    : dbUrl
+      ? { kind: "pg", url: dbUrl }
+      : { kind: "memory" };
   const o: Opts = {
     k1: Number(values.k1 ?? 0.9),
     b: Number(values.b ?? 0.4),
@@ -328,9 +435,12 @@ export async function searchBench(): Promise<void> {
   };
   const tmp = mkdtempSync(join(tmpdir(), "osprey-search-bench-"));
   try {
-    if (values.only !== "generated") await scifact(dbUrl, o, tmp);
-    const reuse: DbReuse = { keep: values["keep-db"] === true, reuse: values["reuse-db"] as string | undefined };
-    if (values.only !== "scifact") await generated(dbUrl, Number(values.docs ?? 200_000), o, tmp, reuse);
+    if (values.only !== "generated") await scifact(target, o, tmp);
+    const reuse: DbReuse = {
+      keep: values["keep-db"] === true,
+      reuse: (values["reuse-db"] || undefined) as string | true | undefined,
+    };
+    if (values.only !== "scifact") await generated(target, Number(values.docs ?? 200_000), o, tmp, reuse);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
