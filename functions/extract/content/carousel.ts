@@ -98,10 +98,10 @@ export function dropCarousels(root: Element, stats: StatsMap, name: Element | nu
 
 /**
  * Headings of sections that show other products ("Similar items", "Explore related items",
- * "Others like you also bought", "Similar brands on …"), at the start of the heading.
+ * "Others like you also bought", "Best selling in …", "Featured products"), at the start of the heading.
  */
 const OTHER_PRODUCTS_HEADING =
-  /^(similar|related (items|products)|explore related|(customers|people|others)( like you| who)? (also )?(bought|viewed|liked)|frequently bought|you (may|might) also|recently viewed|sponsored products|compare (with )?similar|shop similar|ähnliche|produits similaires|productos (similares|relacionados)|prodotti simili)/i;
+  /^(similar|related (items|products)|explore related|best[- ]?sell(ing|ers)\b|featured products|top sellers|more (products|items) (from|like|by)|save on\b|(customers|people|others)( like you| who)? (also )?(bought|viewed|liked)|frequently bought|you (may|might) also|recently viewed|sponsored products|compare (with )?similar|shop similar|ähnliche|produits similaires|productos (similares|relacionados)|prodotti simili)/i;
 const SECTION_HEADING_CHARS = 80;
 /** A section of other products is cards and names: one that is mostly prose is the product's own text. */
 const SECTION_PROSE = 0.3;

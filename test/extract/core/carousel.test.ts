@@ -80,6 +80,18 @@ describe("sections titled as other products", () => {
       expect(t).not.toContain(gone);
   });
 
+  it("drops 'Best selling in …' and 'Featured products' strips of other products", () => {
+    const strips =
+      section("Best Selling in Motorcycle Parts", others) +
+      section(
+        "Featured products",
+        others.map((n) => `${n} II`),
+      );
+    const t = text(product(strips));
+    expect(t).toContain("how the chain works");
+    for (const gone of [...others, "Best Selling in", "Featured products"]) expect(t).not.toContain(gone);
+  });
+
   it("keeps a product's own sections: one of prose, one whose title only mentions similarity later on", () => {
     const prose = `<div class="story"><h2>Similar feel, new sole</h2>${para("sole", 3)}</div>`;
     expect(text(product(prose))).toContain("how the sole works");
