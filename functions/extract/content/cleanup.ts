@@ -17,6 +17,19 @@ const LABEL =
   /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?|loading(\.{3}|…)?|(load|show|view|see|read|learn|know|find out|discover) more|click to expand(\.{3}|…)?|(view|see|shop) all|shop now|read (the )?(full )?(article|story)|continue reading|more info|(view|see) details|apply now|improve this (answer|question|post)|add a comment|\d+ likes?|more options|quick (shop|view|add)|add to (cart|bag|basket)|(choose|select) options|\+\s?\d+|\(\d+\))$/i;
 
 const QUICK_BUY = /(^|[\s_-])quick-?(shop|add|view|buy)/;
+const CTA_CLASS = /(^|[\s_-])(btn|button|cta)([\s_-]|$)/;
+const CTA_CHARS = 40;
+
+/**
+ * A call to action: a link styled as a button ("Get started", "See plans", "Book now"), by its
+ * class or role, with a short label. (<button> elements are gone before scoring.)
+ */
+function isCallToAction(el: Element, tag: string): boolean {
+  if (tag !== "a") return false;
+  if (el.getAttribute("role") !== "button" && !CTA_CLASS.test((el.getAttribute("class") ?? "").toLowerCase())) return false;
+  const text = el.textContent?.trim() ?? "";
+  return text.length > 0 && text.length <= CTA_CHARS;
+}
 
 /** Consent notices that escaped the class-based pruning. */
 const COOKIE_NOTE = /\b(uses?|use of|accept( all)?) cookies\b|\bcookie (settings|policy|preferences|consent)\b/i;
@@ -68,7 +81,9 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         !c.querySelector("img, picture");
       // A card's quick-buy widget (option pickers, "add to cart") is not the card's description.
       const quickBuy = inItem && opts.shop && QUICK_BUY.test((c.getAttribute("class") ?? "").toLowerCase());
-      if (linkList || caption || label || cookieNote || figureText || quickBuy) c.remove();
+      // A button-styled link ("Get started", "Book now") asks the reader to act; it says nothing.
+      const cta = isCallToAction(c, tag);
+      if (linkList || caption || label || cookieNote || figureText || quickBuy || cta) c.remove();
       else if (c.firstElementChild) walk(c, inItem || items?.has(c) === true);
       c = next;
     }

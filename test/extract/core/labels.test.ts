@@ -23,3 +23,33 @@ describe("call-to-action labels left inside the content", () => {
     expect(t).toContain("Read more stories from our customers");
   });
 });
+
+describe("button-styled links (calls to action)", () => {
+  it("drops a link styled as a button with a short label, in a section or in each card", () => {
+    const cards = [1, 2, 3, 4]
+      .map(
+        (i) =>
+          `<div class="card"><h3>Plan ${i}</h3>${para(`plan ${i}`, 1)}<a class="btn btn-primary" href="/buy${i}">Book your stay</a></div>`,
+      )
+      .join("");
+    const html = `<html><body><main><h1>Hosting</h1>${para("hosting", 3)}
+      <p><a class="cta-link" href="/start">Get your free trial</a> <a role="button" href="/demo">Talk to our team</a></p>
+      <div class="plans">${cards}</div></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("how the hosting works");
+    expect(t).toContain("how the plan 4 works");
+    expect(t).not.toContain("Book your stay");
+    expect(t).not.toContain("Get your free trial");
+    expect(t).not.toContain("Talk to our team");
+  });
+
+  it("keeps plain links, a button-styled link with a long text, and classes that only contain 'btn' in a word", () => {
+    const html = `<html><body><main><h1>Hosting</h1>${para("hosting", 3)}
+      <p>Before you move a site, read <a href="/guide">the setup guide</a> first, then copy your files over.</p>
+      <p>Most customers start here: <a class="button" href="/long">Download the complete hosting migration checklist as a PDF</a>, then <a class="buttonless" href="/plans">compare the plans</a> we offer.</p></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("the setup guide");
+    expect(t).toContain("Download the complete hosting migration checklist");
+    expect(t).toContain("compare the plans");
+  });
+});
