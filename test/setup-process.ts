@@ -1,7 +1,23 @@
 /**
- * Runs in every test worker before its test file: the same start-up speed-ups the CLI and the
- * server use (containers/cli/module-hooks.ts).
+ * Runs in every test worker before each test file: the same start-up speed-ups the CLI and the
+ * server use (containers/cli/module-hooks.ts), and a check that the file leaves the process's
+ * networking as it found it. Workers are reused across files (vitest.config.ts, isolate: false),
+ * so a patch a file forgets (a spy on net.Socket.prototype.connect, the fuzzer's network guard)
+ * would otherwise break whichever file runs next in that worker, far from its cause.
  */
+import net from "node:net";
+import { afterAll } from "vitest";
 import { installModuleHooks } from "../containers/cli/module-hooks.ts";
 
 installModuleHooks();
+
+const state = globalThis as { __ospreyRealConnect?: typeof net.Socket.prototype.connect };
+state.__ospreyRealConnect ??= net.Socket.prototype.connect;
+
+// Registered first, so it runs after the file's own afterAll hooks (vitest runs them as a stack).
+afterAll(() => {
+  if (net.Socket.prototype.connect !== state.__ospreyRealConnect) {
+    net.Socket.prototype.connect = state.__ospreyRealConnect as typeof net.Socket.prototype.connect;
+    throw new Error("this test file left net.Socket.prototype.connect patched (restore spies and guards in afterAll)");
+  }
+});

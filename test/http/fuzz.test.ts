@@ -35,11 +35,15 @@ describe.each(driverCases())("fuzzing every operation on $driver", ({ open }) =>
   let ctx: FuzzContext;
   let key: string;
   let operations: FuzzOperation[];
-  const guard = guardNetwork();
+  // Installed per driver in beforeAll, not while the file is collected: three guards made at
+  // collection nest, and each afterAll then put back the one before it, leaving a guard installed
+  // for the next file in a reused worker (it refused resolve-public's non-loopback dials).
+  let guard: ReturnType<typeof guardNetwork>;
   const serverErrors: { msg: string; fields: LogFields | undefined }[] = [];
   const logger: Logger = { ...silentLogger, error: (msg, fields) => serverErrors.push({ msg, fields }) };
 
   beforeAll(async () => {
+    guard = guardNetwork();
     db = await open();
     ctx = createFuzzContext(db.db, logger);
     key = await fuzzKey(ctx);
@@ -47,8 +51,8 @@ describe.each(driverCases())("fuzzing every operation on $driver", ({ open }) =>
     operations = [...operationsOf(docs), ...undocumentedOperations()];
   });
   afterAll(async () => {
-    guard.restore();
-    await db.dispose();
+    guard?.restore();
+    await db?.dispose();
   });
 
   it("reads every surface's operations from the served OpenAPI documents", () => {
