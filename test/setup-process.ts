@@ -14,10 +14,24 @@ installModuleHooks();
 const state = globalThis as { __ospreyRealConnect?: typeof net.Socket.prototype.connect };
 state.__ospreyRealConnect ??= net.Socket.prototype.connect;
 
+/** The settings our code reads from the environment: a file that sets one puts it back. */
+const SETTING = /^(OSPREY_|AWS_|DATABASE_URL$|CHROME_PATH$|HTTPS?_PROXY$|NO_PROXY$)/i;
+const settings = () =>
+  JSON.stringify(
+    Object.entries(process.env)
+      .filter(([k]) => SETTING.test(k))
+      .sort(),
+  );
+const settingsBefore = settings();
+
 // Registered first, so it runs after the file's own afterAll hooks (vitest runs them as a stack).
 afterAll(() => {
   if (net.Socket.prototype.connect !== state.__ospreyRealConnect) {
     net.Socket.prototype.connect = state.__ospreyRealConnect as typeof net.Socket.prototype.connect;
     throw new Error("this test file left net.Socket.prototype.connect patched (restore spies and guards in afterAll)");
+  }
+  const after = settings();
+  if (after !== settingsBefore) {
+    throw new Error(`this test file changed the process environment and left it so: before ${settingsBefore}, after ${after}`);
   }
 });

@@ -15,6 +15,7 @@ import { silentLogger } from "../../functions/lib/logger.ts";
 import { ensureFirstAccount } from "../../functions/services/bootstrap.service.ts";
 import { createServices } from "../../functions/services/index.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
+import { setEnv } from "../helpers/env.ts";
 import { type Fauxqs, startFauxqsServer } from "../helpers/fauxqs.ts";
 import { functionUrlEvent, installLambdaRuntime, invoke } from "../helpers/lambda.ts";
 import { startNeonProxy } from "../helpers/neon-proxy.ts";
@@ -57,11 +58,12 @@ describe.skipIf(!TEST_DATABASE_URL)("edge handlers (Neon driver, fauxqs, functio
   const get = (path: string, headers: Record<string, string> = {}) => functionUrlEvent("GET", path, { headers });
   const post = (path: string, json: unknown) => functionUrlEvent("POST", path, { headers: { "x-api-key": key }, json });
 
+  let restoreEnv: (() => void) | undefined;
+
   beforeAll(async () => {
     installLambdaRuntime();
     // The SDK takes credentials from the process environment, as on Lambda (the function's role).
-    process.env.AWS_ACCESS_KEY_ID = "test";
-    process.env.AWS_SECRET_ACCESS_KEY = "test";
+    restoreEnv = setEnv({ AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test" });
     database = await createPostgresDatabase({ fromTemplate: true });
     proxy = await startNeonProxy();
     sqs = await startFauxqsServer();
@@ -76,6 +78,7 @@ describe.skipIf(!TEST_DATABASE_URL)("edge handlers (Neon driver, fauxqs, functio
     }
   });
   afterAll(async () => {
+    restoreEnv?.();
     for (const a of apps) await a.close();
     await origin?.close();
     await sqs?.stop();

@@ -13,6 +13,7 @@ import { ensureFirstAccount } from "../../functions/services/bootstrap.service.t
 import { createServices } from "../../functions/services/index.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
 import { type EcsDouble, startEcsDouble } from "../helpers/ecs-double.ts";
+import { setEnv } from "../helpers/env.ts";
 import { type Fauxqs, startFauxqsServer } from "../helpers/fauxqs.ts";
 import { functionUrlEvent, installLambdaRuntime, invoke } from "../helpers/lambda.ts";
 
@@ -85,14 +86,20 @@ describe.skipIf(!TEST_DATABASE_URL)("edge over pg (OSPREY_DB_DRIVER=pg, RDS's se
     });
   };
 
+  let restoreEnv: (() => void) | undefined;
+
   beforeAll(async () => {
     installLambdaRuntime();
-    process.env.AWS_ACCESS_KEY_ID = "test";
-    process.env.AWS_SECRET_ACCESS_KEY = "test";
+    const restoreKeys = setEnv({ AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test" });
+    restoreEnv = restoreKeys;
     database = await createPostgresDatabase({ fromTemplate: true });
     sm = await startSecretsManager(secrets);
     // The SDK's service-specific endpoint setting: the function's real client, pointed here.
-    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = sm.url;
+    const restoreEndpoint = setEnv({ AWS_ENDPOINT_URL_SECRETS_MANAGER: sm.url });
+    restoreEnv = () => {
+      restoreEndpoint();
+      restoreKeys();
+    };
     const setup = await openDatabase({ driver: "pg", url: database.url });
     try {
       key = (await ensureFirstAccount(createServices({ db: setup.db, clock: systemClock, ids: defaultIds })))?.key ?? "";
@@ -102,7 +109,7 @@ describe.skipIf(!TEST_DATABASE_URL)("edge over pg (OSPREY_DB_DRIVER=pg, RDS's se
   });
   afterAll(async () => {
     for (const a of apps) await a.close();
-    delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
+    restoreEnv?.();
     await new Promise((r) => sm?.server.close(r));
     await database?.drop();
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BlobStore, fileBlobStore, memoryBlobStore } from "../../functions/storage/blob-store.ts";
 import { openBlobStore } from "../../functions/storage/open-blob-store.ts";
 import { s3BlobStore } from "../../functions/storage/s3-blob-store.ts";
+import { setEnv } from "../helpers/env.ts";
 import { tempDir } from "../helpers/process.ts";
 
 /**
@@ -70,12 +71,19 @@ const adapters: Adapter[] = [
   },
 ];
 
-/** openBlobStore takes credentials from the SDK's default chain: the environment, for this test. */
+/**
+ * openBlobStore takes credentials from the SDK's default chain: the environment, for this file
+ * (the SDK reads it at the first request, so it is put back only when the file ends).
+ */
+let restoreEnv: (() => void) | undefined;
 function withTestCredentials<T>(fn: () => T): T {
-  process.env.AWS_ACCESS_KEY_ID ??= testCredentials.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY ??= testCredentials.secretAccessKey;
+  restoreEnv ??= setEnv({
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? testCredentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? testCredentials.secretAccessKey,
+  });
   return fn();
 }
+afterAll(() => restoreEnv?.());
 
 describe.each(adapters)("BlobStore contract: $name", (adapter) => {
   let store: BlobStore;
