@@ -5,6 +5,7 @@ import { newId, randomBase62 } from "../../functions/lib/ids.ts";
 import { sessionRepo } from "../../functions/sessions/session.repo.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { insertSessionRow } from "../helpers/session-rows.ts";
 import { type SessionServer, startSessionServer } from "../helpers/session-server.ts";
 import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -281,23 +282,14 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite"]))("live view input on $d
       inactivityMs: 1_000,
       profile: null,
     };
-    const inserted = await repo.insertWithinCap(
-      {
-        id: launch.id,
-        accountId,
-        keyId: "key_test",
-        keyScope: "api",
-        subUserId: null,
-        mode: "light",
-        options: {},
-        connectToken: launch.token,
-        hostId: srv.host.hostId,
-        startTime: now,
-        expiresAt: launch.expiresAt,
-      },
-      100,
-    );
-    expect(inserted.ok).toBe(true);
+    await insertSessionRow(repo, {
+      id: launch.id,
+      token: launch.token,
+      accountId,
+      hostId: srv.host.hostId,
+      startTime: now,
+      expiresAt: launch.expiresAt,
+    });
     await srv.host.start(launch);
     return { repo, launch };
   };

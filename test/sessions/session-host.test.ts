@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionTargetSetup } from "../../containers/sessions/prepare-target.ts";
 import { createLocalSessionHost, type LocalSessionHost } from "../../containers/sessions/session-host.ts";
 import { systemClock } from "../../functions/lib/clock.ts";
-import { defaultIds, newId, randomBase62 } from "../../functions/lib/ids.ts";
+import { defaultIds } from "../../functions/lib/ids.ts";
 import { silentLogger } from "../../functions/lib/logger.ts";
 import { createServices } from "../../functions/services/index.ts";
 import { type BrowserSessionRow, type SessionRepo, sessionRepo } from "../../functions/sessions/session.repo.ts";
 import type { SessionLaunch } from "../../functions/sessions/session-host.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { insertSessionRow } from "../helpers/session-rows.ts";
 import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
 import { processGone, waitFor } from "../helpers/wait.ts";
 
@@ -32,26 +33,8 @@ describe.skipIf(!hasChrome).each(driverCases(["pglite", "pg"]))("the session hos
   /** A session row as the API inserts it, and the launch the host gets. */
   const newSession = async (o: { timeoutMs?: number; inactivityMs?: number; hostId?: string } = {}): Promise<SessionLaunch> => {
     const now = new Date();
-    const id = newId("bs");
-    const token = randomBase62(32);
     const expiresAt = new Date(now.getTime() + (o.timeoutMs ?? 60_000));
-    const inserted = await repo.insertWithinCap(
-      {
-        id,
-        accountId,
-        keyId: "key_test",
-        keyScope: "api",
-        subUserId: null,
-        mode: "light",
-        options: {},
-        connectToken: token,
-        hostId: o.hostId ?? host.hostId,
-        startTime: now,
-        expiresAt,
-      },
-      100,
-    );
-    expect(inserted.ok).toBe(true);
+    const { id, token } = await insertSessionRow(repo, { accountId, hostId: o.hostId ?? host.hostId, startTime: now, expiresAt });
     return {
       id,
       accountId,
@@ -234,27 +217,15 @@ describe.each(driverCases(["pglite", "pg"]))("a session host restarting under it
     const repo = sessionRepo(db.db);
     const accountId = (await createServices({ db: db.db, clock: systemClock, ids: defaultIds }).accounts.create({ plan: "pro" }))
       .id;
-    const row = async (startTime: Date) => {
-      const id = newId("bs");
-      const inserted = await repo.insertWithinCap(
-        {
-          id,
+    const row = async (startTime: Date) =>
+      (
+        await insertSessionRow(repo, {
           accountId,
-          keyId: "key_test",
-          keyScope: "api",
-          subUserId: null,
-          mode: "light",
-          options: {},
-          connectToken: randomBase62(32),
           hostId: "host_task_1",
           startTime,
           expiresAt: new Date(startTime.getTime() + 600_000),
-        },
-        100,
-      );
-      expect(inserted.ok).toBe(true);
-      return id;
-    };
+        })
+      ).id;
     const now = Date.now();
     const predecessors = await Promise.all([row(new Date(now - 60_000)), row(new Date(now - 1))]);
     // Inserted before the host exists, but started (by the host's clock) after it was born: as a
