@@ -19,6 +19,7 @@ const LABEL =
 const QUICK_BUY = /(^|[\s_-])quick-?(shop|add|view|buy)/;
 const CTA_CLASS = /(^|[\s_-])(btn|button|cta)([\s_-]|$)/;
 const CTA_CHARS = 40;
+const MENU_ITEM = /(^|\s)menu-item(\s|$)/;
 
 /**
  * A call to action: a link styled as a button ("Get started", "See plans", "Book now"), by its
@@ -83,7 +84,14 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
       const quickBuy = inItem && opts.shop && QUICK_BUY.test((c.getAttribute("class") ?? "").toLowerCase());
       // A button-styled link ("Get started", "Book now") asks the reader to act; it says nothing.
       const cta = isCallToAction(c, tag);
-      if (linkList || caption || label || cookieNote || figureText || quickBuy || cta) c.remove();
+      // A list built as a site menu (WordPress classes every entry of a menu "menu-item") is the
+      // site's navigation printed inside the page, not the page's own list.
+      const menu =
+        (tag === "ul" || tag === "ol") &&
+        s !== undefined &&
+        s.prose === 0 &&
+        MENU_ITEM.test(c.firstElementChild?.getAttribute("class") ?? "");
+      if (linkList || caption || label || cookieNote || figureText || quickBuy || cta || menu) c.remove();
       else if (c.firstElementChild) walk(c, inItem || items?.has(c) === true);
       c = next;
     }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { cleanupRoot } from "../../../functions/extract/content/cleanup.ts";
+import { scoreTree } from "../../../functions/extract/content/score.ts";
 import { extractMainText } from "../../../functions/extract/extract.ts";
+import { parseDocument } from "../../../functions/extract/parse.ts";
 import { para } from "./pages.ts";
 
 const text = (html: string, url = "https://shop.example.com/detail/lamp") => extractMainText(html, url).text;
@@ -74,5 +77,32 @@ describe("consent dialogs that read like paragraphs", () => {
     const t = text(html, "https://www.example.com/study/consent");
     expect(t).toContain("how the study works");
     expect(t).toContain("how the withdrawal works");
+  });
+});
+
+describe("site menus printed inside the content", () => {
+  // Labels over sub-menus, as WordPress prints them: each top entry reads like a grid item (enough
+  // text, one class), so the link-list rule keeps them; the menu-item class says what they are.
+  const items = ["Lawn mowers", "String trimmers", "Hedge trimmers", "Chainsaws", "Leaf blowers", "Snow blowers"];
+  const groups = ["Mowers", "Trimmers", "Blowers", "Batteries"];
+  const cleaned = (list: (cls: string) => string) => {
+    const doc = parseDocument(
+      `<html><body><div><h1>Mowers</h1>${list("menu-item")}<p>Our robotic mowers cut the lawn on their own, day and night.</p>${list("entry")}</div></body></html>`,
+    );
+    const stats = scoreTree(doc.body);
+    cleanupRoot(doc.body, stats, { article: false, grids: true, shop: false });
+    return doc.body.textContent ?? "";
+  };
+  const nested = (cls: string) => {
+    const sub = (g: string) =>
+      `<ul class="level-two">${items.map((t) => `<li class="${cls} ${cls}-type-custom"><a href="/${g}/${t}">${g} ${cls} ${t}</a></li>`).join("")}</ul>`;
+    return `<ul class="level-one">${groups.map((g) => `<li class="${cls} ${cls}-has-children"><span>${g}</span>${sub(g)}</li>`).join("")}</ul>`;
+  };
+
+  it("drops a list whose entries are classed menu-item (a WordPress menu) and keeps the same list classed otherwise", () => {
+    const t = cleaned(nested);
+    expect(t).not.toContain("Trimmers menu-item String trimmers");
+    expect(t).toContain("Trimmers entry String trimmers");
+    expect(t).toContain("cut the lawn on their own");
   });
 });
