@@ -8,21 +8,46 @@ const B32 = "0123456789abcdefghjkmnpqrstvwxyz";
  * (80 bits), like a ULID. Sorting ids sorts by creation time, which keeps index inserts local.
  */
 export function newId(prefix: string, now = Date.now()): string {
+  return encodeId(prefix, now, randomBits());
+}
+
+function randomBits(): bigint {
+  let bits = 0n;
+  for (const b of randomBytes(10)) bits = (bits << 8n) | BigInt(b);
+  return bits;
+}
+
+function encodeId(prefix: string, now: number, bits: bigint): string {
   let time = "";
   let t = now;
   for (let i = 0; i < 10; i++) {
     time = B32[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const rnd = randomBytes(10);
-  let bits = 0n;
-  for (const b of rnd) bits = (bits << 8n) | BigInt(b);
   let random = "";
-  for (let i = 0; i < 16; i++) {
-    random = B32[Number(bits & 31n)] + random;
-    bits >>= 5n;
+  for (let i = 0, b = bits; i < 16; i++) {
+    random = B32[Number(b & 31n)] + random;
+    b >>= 5n;
   }
   return `${prefix}_${time}${random}`;
+}
+
+const RANDOM_MAX = (1n << 80n) - 1n;
+let lastTime = -1;
+let lastBits = 0n;
+
+/**
+ * As newId, but the ids one process makes within one millisecond still sort in the order they were
+ * made: the next takes the previous one's random part plus one (ULID's monotonic rule). For rows
+ * ordered by a timestamp with millisecond resolution (PGlite's now()) and then by id.
+ */
+export function newSequentialId(prefix: string, now = Date.now()): string {
+  if (now === lastTime && lastBits < RANDOM_MAX) lastBits += 1n;
+  else {
+    lastTime = now;
+    lastBits = randomBits() >> 1n; // room to count up within the millisecond
+  }
+  return encodeId(prefix, now, lastBits);
 }
 
 export interface IdGenerator {

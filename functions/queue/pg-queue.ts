@@ -5,7 +5,7 @@ import { queueMessages } from "../../schema/tables/runs.ts";
 import type { Db } from "../db/db.ts";
 import type { Clock } from "../lib/clock.ts";
 import { systemClock } from "../lib/clock.ts";
-import { newId } from "../lib/ids.ts";
+import { newId, newSequentialId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { type DeadLetterHandler, LeaseLostError, type ReceivedMessage, type ReceiveOptions, type RunQueue } from "./queue.ts";
@@ -31,7 +31,8 @@ interface ClaimedRow {
   id: string;
   body: unknown;
   receive_count: number;
-  available_at: Date | string;
+  /** available_at in microseconds since the epoch: the order the claim picked (a JS Date keeps only milliseconds). */
+  available_us: string | number;
 }
 
 /** A receipt is `${id}:${receive_count}`: it names one delivery, so a stale one can be told apart. */
@@ -94,9 +95,11 @@ export function createPgQueue(opts: PgQueueOptions): RunQueue {
           update queue_messages m
           set receive_count = m.receive_count + 1, lease_owner = ${owner}, lease_expires_at = now() + ${interval(leaseMs)}
           from picked where m.id = picked.id
-          returning m.id, m.body, m.receive_count, m.available_at`,
+          returning m.id, m.body, m.receive_count, (extract(epoch from m.available_at) * 1000000)::bigint as available_us`,
     );
-    const time = (r: ClaimedRow) => new Date(r.available_at).getTime();
+    // UPDATE … RETURNING keeps no order: the rows are put back in the claim's. Sends a few
+    // microseconds apart share a millisecond, and ids are random within one.
+    const time = (r: ClaimedRow) => Number(r.available_us);
     return claimed
       .map((r) => ({ ...r, receive_count: Number(r.receive_count) }))
       .sort((a, b) => time(a) - time(b) || (a.id < b.id ? -1 : 1));
@@ -149,7 +152,9 @@ export function createPgQueue(opts: PgQueueOptions): RunQueue {
 
     async send(body: RunMessage, sendOpts: { delayMs?: number } = {}) {
       await db.insert(t).values({
-        id: newId("msg", clock.now().getTime()),
+        // Sequential: PGlite's now() has millisecond resolution, and messages sent within one
+        // millisecond are received in the order they were sent (available_at, then id).
+        id: newSequentialId("msg", clock.now().getTime()),
         queue,
         body,
         availableAt: sql`now() + ${interval(sendOpts.delayMs ?? 0)}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultIds, newId, randomBase62 } from "../../functions/lib/ids.ts";
+import { defaultIds, newId, newSequentialId, randomBase62 } from "../../functions/lib/ids.ts";
 import { DEFAULT_PAGE_LIMIT, PaginationQuery, pageOffset, toPage } from "../../functions/lib/pagination.ts";
 
 const B32 = "[0-9a-hjkmnp-tv-z]";
@@ -24,6 +24,20 @@ describe("newId", () => {
     expect(newId("x", 0).slice(2, 12)).toBe("0000000000");
     expect(newId("x", 31).slice(2, 12)).toBe("000000000z");
     expect(newId("x", 32).slice(2, 12)).toBe("0000000010");
+  });
+
+  it("newSequentialId: ids made within one millisecond sort in the order they were made; a new millisecond starts afresh", () => {
+    const t = Date.parse("2026-11-27T04:00:00.000Z");
+    const ids = Array.from({ length: 200 }, () => newSequentialId("msg", t));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(200);
+    for (const id of ids) expect(id).toMatch(new RegExp(`^msg_${B32}{26}$`));
+    const next = newSequentialId("msg", t + 1);
+    expect(next > (ids.at(-1) as string)).toBe(true);
+    expect(next.slice(0, 14)).not.toBe((ids.at(-1) as string).slice(0, 14));
+    // Plain newId makes no such promise within a millisecond (random parts): 200 in order would be chance.
+    const plain = Array.from({ length: 200 }, () => newId("msg", t));
+    expect([...plain].sort()).not.toEqual(plain);
   });
 
   it("sorts by time, whatever the random part", () => {
