@@ -141,8 +141,13 @@ describe.skipIf(!TEST_DATABASE_URL || !isExecutable(CHROME))("crash recovery: ki
     const login = loginSteps({ greeting: "Welcome, Ada" });
     const second = sequence(login, errors);
     model.setScript(async (t) => {
-      // The first worker's first model call hangs: the run is RUNNING but has not acted.
-      while (hang) await new Promise((r) => setTimeout(r, 50));
+      if (hang) {
+        // The first worker's first model call hangs: the run is RUNNING but has not acted. Its
+        // answer, once that worker is killed, goes nowhere: it must not take the second worker's
+        // first scripted step (it did, now and then, and the run failed 'not logged in').
+        while (hang) await new Promise((r) => setTimeout(r, 50));
+        return call("done", { success: false, message: "unreachable: the worker that asked is gone" });
+      }
       return second(t);
     });
     const first = await start();
