@@ -16,13 +16,13 @@ state.__ospreyRealConnect ??= net.Socket.prototype.connect;
 
 /** The settings our code reads from the environment: a file that sets one puts it back. */
 const SETTING = /^(OSPREY_|AWS_|DATABASE_URL$|CHROME_PATH$|HTTPS?_PROXY$|NO_PROXY$)/i;
-const settings = () =>
-  JSON.stringify(
-    Object.entries(process.env)
-      .filter(([k]) => SETTING.test(k))
-      .sort(),
-  );
+const settings = () => new Map(Object.entries(process.env).filter(([k]) => SETTING.test(k)));
 const settingsBefore = settings();
+/** The names (never the values: a developer's real credentials may be among them) that changed. */
+const changedSettings = () => {
+  const now = settings();
+  return [...new Set([...settingsBefore.keys(), ...now.keys()])].filter((k) => settingsBefore.get(k) !== now.get(k)).sort();
+};
 
 // Registered first, so it runs after the file's own afterAll hooks (vitest runs them as a stack).
 afterAll(() => {
@@ -30,8 +30,10 @@ afterAll(() => {
     net.Socket.prototype.connect = state.__ospreyRealConnect as typeof net.Socket.prototype.connect;
     throw new Error("this test file left net.Socket.prototype.connect patched (restore spies and guards in afterAll)");
   }
-  const after = settings();
-  if (after !== settingsBefore) {
-    throw new Error(`this test file changed the process environment and left it so: before ${settingsBefore}, after ${after}`);
+  const changed = changedSettings();
+  if (changed.length > 0) {
+    throw new Error(
+      `this test file changed ${changed.join(", ")} in the process environment and left it so (test/helpers/env.ts)`,
+    );
   }
 });
