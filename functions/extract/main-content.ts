@@ -23,6 +23,7 @@ import { dropPostChrome, dropQuotedPosts, postsRoot } from "./content/discussion
 import { textStats } from "./content/dom.ts";
 import { dropFacetPanels } from "./content/facets.ts";
 import { widenToGrid } from "./content/listing.ts";
+import { dropOtherThreads } from "./content/other-threads.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
@@ -103,6 +104,8 @@ export function extractMainContent(document: Document, url: string): MainContent
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);
   }
+  // Lists of other threads under or beside the thread ("Related discussions", "Recent conversations").
+  dropOtherThreads(chosen, stats);
   if (product && !articleLike) dropBuyBox(chosen, stats);
   // Strips of other products on a product page; on a category page all but its own grid.
   if (((product && !collection) || shopGrid) && !discussion)

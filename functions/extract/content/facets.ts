@@ -16,7 +16,7 @@ const LABEL_CHARS = 30;
 const PANEL_SHARE = 0.5;
 
 /** The first block of `el` that has text, looking through leading wrappers. */
-function firstTextBlock(el: Element, stats: StatsMap): Element | null {
+export function firstTextBlock(el: Element, stats: StatsMap): Element | null {
   for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
     const s = stats.get(c);
     if (!s) {
