@@ -87,12 +87,28 @@ async function databaseUrl(settings: CloudDevSettings): Promise<string> {
   return url.toString();
 }
 
-async function freePort(): Promise<number> {
+/**
+ * A free port, held by a listening socket until it is released just before its real listener
+ * binds it: a port probed and closed at once was sometimes taken by another process (a browser, a
+ * test's server) in the seconds before dev:cloud bound it (EADDRINUSE).
+ */
+interface ReservedPort {
+  port: number;
+  release(): Promise<void>;
+}
+
+async function reservePort(): Promise<ReservedPort> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  let released: Promise<void> | null = null;
+  return {
+    port,
+    release: () => {
+      released ??= new Promise<void>((resolve) => server.close(() => resolve()));
+      return released;
+    },
+  };
 }
 
 interface WorkerPorts {
@@ -148,12 +164,25 @@ async function main(argv: string[]): Promise<void> {
   const proxy = isLoopback(dbUrl) ? await startNeonWsProxy() : null;
   if (proxy) cleanups.push(() => proxy.close());
 
+  const reserve = async () => {
+    const r = await reservePort();
+    cleanups.push(() => r.release());
+    return r;
+  };
   const surfacePorts: number[] = [];
-  for (const [i] of FUNCTION_SURFACES.entries()) surfacePorts.push(basePort === 0 ? await freePort() : basePort + i);
+  const surfaceReservations: (ReservedPort | null)[] = [];
+  for (const [i] of FUNCTION_SURFACES.entries()) {
+    const r = basePort === 0 ? await reserve() : null;
+    surfaceReservations.push(r);
+    surfacePorts.push(r ? r.port : basePort + i);
+  }
   // The load balancer first: the workers hand out its URL, and a taken port stops start-up before they start.
   const workerPorts: WorkerPorts[] = [];
+  const workerReservations: ReservedPort[][] = [];
   for (let i = 0; i < workerCount; i++) {
-    workerPorts.push({ health: await freePort(), render: await freePort(), browser: await freePort() });
+    const [health, render, browser] = [await reserve(), await reserve(), await reserve()];
+    workerReservations.push([health, render, browser]);
+    workerPorts.push({ health: health.port, render: render.port, browser: browser.port });
   }
   const balancerPort = basePort === 0 ? 0 : basePort + FUNCTION_SURFACES.length;
   const balancer: BrowserBalancer = await startBrowserBalancer({
@@ -278,7 +307,13 @@ async function main(argv: string[]): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   try {
-    await Promise.all(workerPorts.map((ports, i) => startWorker(i, ports)));
+    // Each worker's ports are let go just before it starts and binds them.
+    await Promise.all(
+      workerPorts.map(async (ports, i) => {
+        await Promise.all((workerReservations[i] ?? []).map((r) => r.release()));
+        return startWorker(i, ports);
+      }),
+    );
 
     // The edge: one function URL per surface. The handlers read this environment on their first request.
     Object.assign(env, shared, {
@@ -299,6 +334,7 @@ async function main(argv: string[]): Promise<void> {
           cause: err,
         });
       })) as { handler: StreamingHandler };
+      await surfaceReservations[i]?.release();
       urls[surface] = await serveFunctionUrl(`osprey-${surface}`, handler, {
         host: "127.0.0.1",
         port: surfacePorts[i] ?? 0,
