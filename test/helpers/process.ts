@@ -270,3 +270,26 @@ export async function startWorkerProcess(env: Env, { timeoutMs = 45_000 } = {}):
     kill: (signal) => child.kill(signal),
   };
 }
+
+/**
+ * A port for a child process to listen on, free when this resolves. Drawn at random below Linux's
+ * ephemeral range (32768-60999), which is where listen(0) and every outbound connection take their
+ * ports: a port probed there and let go was sometimes taken by another process's connection (a
+ * browser's, a database client's) before the child bound it (EADDRINUSE).
+ */
+export async function freeListenPort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const s = createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      s.once("error", () => resolve(false));
+      s.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (ok) {
+      await new Promise((r) => s.close(r));
+      return port;
+    }
+  }
+  throw new Error("no free port found between 20000 and 32000 in 50 tries");
+}

@@ -16,7 +16,7 @@ import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../helpers/databases.ts";
 import { type Fauxqs, type FauxqsQueue, startFauxqsServer } from "../helpers/fauxqs.ts";
 import { type AgentFixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
-import { childEnv, REPO_ROOT, tempDir } from "../helpers/process.ts";
+import { childEnv, freeListenPort, REPO_ROOT, tempDir } from "../helpers/process.ts";
 import { type Json, loginSteps } from "../helpers/run-harness.ts";
 import { type ScriptedModel, startScriptedModel } from "../helpers/scripted-model.ts";
 
@@ -229,15 +229,6 @@ function healthcheck(env: Record<string, string>): number | null {
   return spawnSync(cmd as string, args, { cwd: REPO_ROOT, env: childEnv(env), timeout: 10_000 }).status;
 }
 
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return p;
-}
-
 const TINI = ENTRYPOINT[0] as string;
 const missing = !TEST_DATABASE_URL
   ? "TEST_DATABASE_URL is not set (the worker needs Postgres; e.g. postgres://postgres@127.0.0.1:5432/postgres)"
@@ -303,7 +294,7 @@ describe.skipIf(missing !== null)("the image's entry command, run as written", (
       OSPREY_LLM_API_KEY: model.apiKey,
       OSPREY_ALLOW_PRIVATE_HOSTS: `127.0.0.1:${port(site.url)},127.0.0.1:${port(site.origin2Url)}`,
     };
-    const thisMachine = { OSPREY_HEALTH_PORT: String(await freePort()), OSPREY_DATA_DIR: data.dir };
+    const thisMachine = { OSPREY_HEALTH_PORT: String(await freeListenPort()), OSPREY_DATA_DIR: data.dir };
     // What the image fixes stays as the image has it.
     for (const k of ["CHROME_PATH", "OSPREY_QUEUE", "OSPREY_BLOB_STORE", "NODE_ENV"]) {
       expect(Object.keys({ ...deployment, ...thisMachine })).not.toContain(k);

@@ -13,7 +13,7 @@ import { createServices, type Services } from "../../functions/services/index.ts
 import { sessionService } from "../../functions/sessions/session.service.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { html, type Origin, startOrigin } from "../helpers/origin.ts";
-import { runCli, startWorkerProcess, tempDir } from "../helpers/process.ts";
+import { freeListenPort, runCli, startWorkerProcess, tempDir } from "../helpers/process.ts";
 import { CHROME, chromeAvailable } from "../helpers/test-session.ts";
 import { processGone, waitFor } from "../helpers/wait.ts";
 
@@ -183,12 +183,7 @@ describe.skipIf(!hasChrome)("osprey worker with OSPREY_BROWSER_PORT (the browser
   it("serves the session API and CDP at its root, and ends its sessions when it stops", async () => {
     const data = tempDir("osprey-browser-worker-");
     const origin = await startOrigin({ "/": html("<title>worker</title>") });
-    const port = await new Promise<number>((resolve) => {
-      const probe = http.createServer().listen(0, "127.0.0.1", () => {
-        const p = (probe.address() as AddressInfo).port;
-        probe.close(() => resolve(p));
-      });
-    });
+    const port = await freeListenPort();
     const env = {
       OSPREY_DATA_DIR: data.dir,
       OSPREY_BROWSER_PORT: String(port),
