@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/process.ts";
-import { openPgliteDir } from "./search.bench.ts";
+import { openPgliteDir } from "./search-db.ts";
 
 /**
  * The search bench's `--pglite-dir PATH` (PGlite on disk, as the product opens OSPREY_DATA_DIR):

@@ -1,53 +1,15 @@
-/**
- * `npm run bench -- search [--db postgres://... | --pglite-dir PATH] [--only scifact|generated]
- *   [--docs 200000] [--k1 0.9] [--b 0.4] [--title-weight 3] [--max-postings 5000]
- *   [--keep-db | --reuse-db=NAME | --reuse-db]`
- * (a) BEIR SciFact (../shared/bench/search/scifact, read at run time, never copied): the corpus is
- *     imported through the CLI's import code (a JSONL file), the 809 train queries are searched
- *     through GET /search of the real app on a loopback port; nDCG@10 trec_eval-style over all of
- *     them and over the odd and even query ids apart (a held-out check for anything chosen on the
- *     train queries), latency p50/p95/p99, import docs/s.
- * (b) a generated corpus (search-corpus.ts: real vocabulary, Zipfian, log-normal lengths): import
- *     docs/s, latency of 200 queries unfiltered and under each filter the API has.
- * Beside ours in the same run, query by query in turn (search-http.ts): the local index's provider
- * without HTTP, and the anchor, Postgres' own full-text search (GIN + ts_rank) on the same rows.
- * Where the database is:
- * - by default, PGlite in memory (quick; not how the product runs, and the whole database then
- *   lives in WebAssembly's memory);
- * - `--pglite-dir PATH`: PGlite on disk as the product runs it. PATH is an Osprey data dir
- *   (OSPREY_DATA_DIR): the bench takes its lock (PATH/osprey.lock, so a server cannot open it at
- *   the same time) and opens PATH/pglite with the server's options (containers/local/runtime.ts),
- *   not the CLI's short-lived ones. The generated corpus goes there; PATH must not hold a database
- *   yet, and is removed afterwards unless `--keep-db` is given. `--reuse-db` (no name: the data
- *   dir is the database) times the queries on a kept PATH again without importing, and keeps it.
- *   A kept PATH can be served as it is (OSPREY_DATA_DIR=PATH npm start). SciFact, when it runs,
- *   goes to a fresh data dir under the system's temp dir, removed afterwards.
- * - `--db` (or SEARCH_BENCH_DATABASE_URL): a fresh database created on that Postgres server and
- *   dropped afterwards. `--keep-db` keeps the generated corpus's database (its name is printed) and
- *   `--reuse-db=NAME` times the queries on it again without importing.
- * An import of 200,000 documents takes most of an hour here: keep it, and reuse it to time the
- * queries again when the machine is quieter.
- * A query that fails (e.g. 503 SERVICE_BUSY when the provider's 5 s timeout passes on a loaded
- * machine) is counted and reported with the latencies, not fatal to the run.
- */
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { sql } from "drizzle-orm";
-import pg from "pg";
-import { lockDataDir } from "../../containers/local/data-dir-lock.ts";
-import type { Database } from "../../functions/db/db.ts";
-import { openDatabase } from "../../functions/db/open-database.ts";
-import { openPglite } from "../../functions/db/pglite-database.ts";
 import { importJsonlFile } from "../../functions/search/local/import-jsonl.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
 import { DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
 import type { DomainType } from "../../schema/search.ts";
 import { makeQueries, SITES, writeCorpus } from "./search-corpus.ts";
+import { type BenchTarget, countDocuments, type DbReuse, memoryLine, openBenchDb } from "./search-db.ts";
 import { pgFullTextAnchor, type SearchFn, startSearchServer } from "./search-http.ts";
 
 const DATA = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/bench/search/scifact");
@@ -66,130 +28,6 @@ export function ndcgAt10(ranked: string[], labels: Map<string, number>): number 
     idcg += g / Math.log2(i + 2);
   });
   return idcg > 0 ? dcg / idcg : 0;
-}
-
-interface BenchDb {
-  db: Database;
-  /** The Postgres database's name, or the PGlite data dir (null on PGlite in memory). */
-  name: string | null;
-  drop(): Promise<void>;
-}
-
-/** Where the bench's database lives (see the header comment). */
-export type BenchTarget = { kind: "memory" } | { kind: "pglite-dir"; dir: string } | { kind: "pg"; url: string };
-
-/** Keeping or reusing a generated corpus's database (a Postgres database, or a PGlite data dir). */
-export interface DbReuse {
-  keep: boolean;
-  /** The Postgres database to reuse; on a PGlite data dir, the dir itself (`true`). */
-  reuse?: string | true;
-}
-
-/** Whether `dir` holds anything (a database, a lock, files of another run). */
-function nonEmpty(dir: string): boolean {
-  return existsSync(dir) && readdirSync(dir).length > 0;
-}
-
-/**
- * PGlite on disk at `dir` as the product opens it for OSPREY_DATA_DIR=dir: the data dir's lock
- * first, then dir/pglite with the server's options (not the CLI's short-lived ones).
- */
-export async function openPgliteDir(dir: string, reuse: DbReuse = { keep: false }): Promise<BenchDb> {
-  const dataDir = resolve(dir);
-  const pgliteDir = join(dataDir, "pglite");
-  if (reuse.reuse) {
-    if (reuse.reuse !== true && resolve(reuse.reuse) !== dataDir)
-      throw new Error(`with --pglite-dir, --reuse-db takes no name (the data dir is the database), not ${reuse.reuse}`);
-    if (!existsSync(join(pgliteDir, "PG_VERSION")))
-      throw new Error(`--reuse-db: ${pgliteDir} holds no database (keep one first with --keep-db)`);
-  } else if (nonEmpty(dataDir)) {
-    throw new Error(`--pglite-dir ${dataDir} is not empty: reuse its database with --reuse-db, or remove it first`);
-  }
-  const lock = lockDataDir(dataDir, "osprey bench search");
-  let db: Database;
-  try {
-    db = await openPglite(pgliteDir);
-    await db.migrate();
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
-  const keep = reuse.keep || Boolean(reuse.reuse);
-  return {
-    db,
-    name: dataDir,
-    async drop() {
-      try {
-        await db.close();
-      } finally {
-        lock.release();
-      }
-      if (keep) out(`(data dir ${dataDir} kept: --pglite-dir ${dataDir} --reuse-db times its queries again)`);
-      else rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function openBenchDb(target: BenchTarget, reuse: DbReuse = { keep: false }): Promise<BenchDb> {
-  if (target.kind === "memory") {
-    const db = await openDatabase({ driver: "pglite", dataDir: null });
-    await db.migrate();
-    return { db, name: null, drop: () => db.close() };
-  }
-  if (target.kind === "pglite-dir") return openPgliteDir(target.dir, reuse);
-  const url = target.url;
-  if (reuse.reuse === true) throw new Error("--reuse-db=NAME: name the database to reuse");
-  if (reuse.reuse && !/^[a-z_][a-z0-9_]*$/.test(reuse.reuse)) throw new Error(`--reuse-db=${reuse.reuse}: not a database name`);
-  const name = reuse.reuse ?? `osprey_bench_search_${randomBytes(4).toString("hex")}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(q).finally(() => c.end());
-  };
-  if (!reuse.reuse) await admin(`create database ${name}`);
-  const target2 = new URL(url);
-  target2.pathname = `/${name}`;
-  const db = await openDatabase({ driver: "pg", url: target2.toString() });
-  await db.migrate();
-  const keep = reuse.keep || Boolean(reuse.reuse);
-  return {
-    db,
-    name,
-    async drop() {
-      await db.close();
-      if (keep) out(`(database ${name} kept: --reuse-db=${name} times its queries again)`);
-      else await admin(`drop database if exists ${name} with (force)`);
-    },
-  };
-}
-
-/** Bytes under `dir` (files only). */
-function duBytes(dir: string): number {
-  let n = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) n += statSync(join(e.parentPath, e.name)).size;
-  }
-  return n;
-}
-
-const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-
-/** PGlite's WebAssembly memory (null on Postgres): it grows and never shrinks, up to 4 GiB. */
-function wasmBytes(db: Database): number | null {
-  const client = (db.db as unknown as { $client?: { Module?: { wasmMemory?: WebAssembly.Memory } } }).$client;
-  return db.driver === "pglite" ? (client?.Module?.wasmMemory?.buffer.byteLength ?? null) : null;
-}
-
-/** The process's memory, PGlite's WebAssembly memory, and the data dir's size on disk. */
-function memoryLine(db: Database, dataDir: string | null): string {
-  const wasm = wasmBytes(db);
-  const disk = dataDir && existsSync(dataDir) ? `, data dir ${mib(duBytes(dataDir))} on disk` : "";
-  return `rss ${mib(process.memoryUsage().rss)}${wasm === null ? "" : `, PGlite's WebAssembly memory ${mib(wasm)}`}${disk}`;
-}
-
-async function countDocuments(db: Database): Promise<number> {
-  const r = (await db.db.execute(sql`select count(*)::int as n from search_documents`)) as unknown as { rows: { n: number }[] };
-  return Number(r.rows[0]?.n ?? 0);
 }
 
 interface Timed {
