@@ -30,6 +30,7 @@ import { pruneDocument } from "./content/prune.ts";
 import { dropRepeatedBlocks } from "./content/repeats.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
+import { dropTeaserSections } from "./content/teasers.ts";
 import { findTitleHeading, titleForRoot } from "./content/title-heading.ts";
 
 /** The prose core is trusted on any page when it holds this share of the best subtree's prose. */
@@ -106,6 +107,8 @@ export function extractMainContent(document: Document, url: string): MainContent
   }
   // Lists of other threads under or beside the thread ("Related discussions", "Recent conversations").
   dropOtherThreads(chosen, stats);
+  // Labelled sections of linked cards to other pages ("From our blog", "Featured insights").
+  dropTeaserSections(chosen, stats);
   if (product && !articleLike) dropBuyBox(chosen, stats);
   // Strips of other products on a product page; on a category page all but its own grid.
   if (((product && !collection) || shopGrid) && !discussion)
