@@ -225,14 +225,17 @@ export function pruneDocument(body: Element): PruneResult {
   const comments: Element[] = [];
   const doomed: Element[] = [];
   let doomedChars = 0;
-  const walk = (el: Element, inArticle: boolean) => {
+  // Inside a comment section (kept on discussion pages) furniture is looked for too: signatures,
+  // share bars and user panels inside posts; nested comments count with the section.
+  const walk = (el: Element, inArticle: boolean, inComment: boolean) => {
     for (let c = el.firstElementChild; c; ) {
       const next = c.nextElementSibling;
       const tag = tagOf(c);
-      const kind =
+      let kind =
         tag === "main" || tag === "article" || c.getAttribute("itemprop") === "articleBody"
           ? null
           : furnitureKind(c, tag, inArticle);
+      if (kind === "comment" && inComment) kind = null;
       let removed = false;
       if (kind) {
         const { chars, linkChars } = measured.get(c) ?? textStats(c);
@@ -246,6 +249,7 @@ export function pruneDocument(body: Element): PruneResult {
           // Comment sections can outweigh the article: only a heading or article body inside saves them.
           if (!c.querySelector("h1, [itemprop=articleBody]")) {
             comments.push(c);
+            if (c.firstElementChild) walk(c, inArticle || tag === "article" || tag === "main", true);
             removed = true;
           }
         } else if (
@@ -257,11 +261,11 @@ export function pruneDocument(body: Element): PruneResult {
           removed = true;
         }
       }
-      if (!removed && c.firstElementChild) walk(c, inArticle || tag === "article" || tag === "main");
+      if (!removed && c.firstElementChild) walk(c, inArticle || tag === "article" || tag === "main", inComment);
       c = next;
     }
   };
-  walk(body, false);
+  walk(body, false, false);
   // Class names misled us if nearly nothing would be left: then keep everything but the junk.
   if (total - doomedChars < Math.min(100, 0.1 * total)) return { comments: [] };
   for (const d of doomed) d.remove();
