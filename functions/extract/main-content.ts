@@ -19,7 +19,7 @@
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, findCore } from "./content/core.ts";
-import { dropPostChrome, dropQuotedPosts, postsRoot } from "./content/discussion.ts";
+import { dropPostChrome, dropQuotedPosts, dropThreadNotices, postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
 import { dropFacetPanels } from "./content/facets.ts";
 import { widenToGrid } from "./content/listing.ts";
@@ -104,6 +104,7 @@ export function extractMainContent(document: Document, url: string): MainContent
   if (discussion) {
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);
+    dropThreadNotices(chosen, stats);
   }
   // Lists of other threads under or beside the thread ("Related discussions", "Recent conversations").
   dropOtherThreads(chosen, stats);

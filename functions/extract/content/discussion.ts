@@ -211,3 +211,56 @@ export function dropPostChrome(root: Element, stats: StatsMap): void {
     for (const el of part.els) el.remove();
   }
 }
+
+/** A post's edit notice: "Last edited by Bob on 5 May", "Edited January 29 by Bob (see edit history)". */
+const EDIT_NOTICE =
+  /^(last )?edited:? ((by|on|at) |\d|[a-z]+\.? \d)|^this (post|message|reply) (was|has been) (last )?edited (by|on|at) /i;
+/** A gap between posts ("3 months later..."), and the prompt to sign in that closes a thread to guests. */
+const GAP = /^\d+ (days?|weeks?|months?|years?) later\W*$/i;
+const SIGN_IN =
+  /^(create an account or sign in|you (must|need to) (be (logged in|signed in|a member|registered)|log ?in|sign ?in|register)|(please )?(log|sign) ?in( or (register|sign up))? to (reply|comment|post|join|answer)|join the conversation$)/i;
+const NOTICE_CHARS = 200;
+/** A sign-in panel holds its prompt, a line or two and its links: never more. */
+const PANEL_CHARS = 600;
+
+/**
+ * Notices a forum prints among the posts of a thread: a post's edit notice, the gap between two
+ * posts, and the panel asking guests to sign in to reply. None of them is what was said.
+ */
+export function dropThreadNotices(root: Element, stats: StatsMap): void {
+  const doomed: Element[] = [];
+  const visit = (el: Element) => {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      const s = stats.get(c);
+      if (!s || s.chars === 0) continue;
+      // An edit notice can read as prose ("Last edited by Bob on Sun Feb 22, 2026, edited 3 times in total.").
+      if (s.chars <= PANEL_CHARS && (s.prose === 0 || s.chars <= NOTICE_CHARS)) {
+        const t = squash(s.chars <= NOTICE_CHARS ? (c.textContent ?? "") : (firstLine(c, stats) ?? ""));
+        if (
+          (s.chars <= NOTICE_CHARS && (EDIT_NOTICE.test(t) || GAP.test(t))) ||
+          (s.prose === 0 && t.length <= NOTICE_CHARS && SIGN_IN.test(t))
+        ) {
+          doomed.push(c);
+          continue;
+        }
+      }
+      if (c.firstElementChild) visit(c);
+    }
+  };
+  visit(root);
+  for (const d of doomed) d.remove();
+}
+
+/** The text of the first block of `el` short enough to be a line (a panel's prompt), or null. */
+function firstLine(el: Element, stats: StatsMap): string | null {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    const s = stats.get(c);
+    if (!s) {
+      if ((c.textContent ?? "").trim() !== "") return null;
+      continue;
+    }
+    if (s.chars === 0) continue;
+    return s.chars <= NOTICE_CHARS ? (c.textContent ?? "") : firstLine(c, stats);
+  }
+  return null;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const text = (html: string, url = "https://forum.example.com/viewtopic.php?t=42") => extractMainText(html, url).text;
+
+const post = (who: string, topic: string, extra = "") =>
+  `<div class="post"><div class="author">${who}</div><div class="content">${para(topic, 2)}</div>${extra}</div>`;
+const signIn = `<div class="guest"><h4>Create an account or sign in to comment</h4><p>You need to be a member in order to leave a comment</p><p><a href="/register">Create an account</a> Sign up for a new account in our community. It's easy!</p><p><a href="/login">Sign in</a> Already have an account? Sign in here.</p></div>`;
+const page = (posts: string) =>
+  `<html><body><main><h1>Which tent for winter?</h1><div class="posts">${posts}</div></main></body></html>`;
+
+describe("notices among the posts of a thread", () => {
+  it("drops edit notices, gaps between posts and the sign-in panel", () => {
+    const t = text(
+      page(
+        post(
+          "alice",
+          "tent",
+          `<div class="notice">Last edited by <a href="/u/alice">alice</a> on Sun Feb 22, 2026 2:08 am, edited 3 times in total.</div>`,
+        ) +
+          post("bob", "pole", `<div class="edited">Edited January 29 by bob (see edit history)</div>`) +
+          `<div class="gap">3 months later...</div>` +
+          post("carol", "stake") +
+          signIn,
+      ),
+    );
+    expect(t).toContain("how the tent works");
+    expect(t).toContain("how the stake works");
+    for (const gone of ["Last edited by", "see edit history", "months later", "sign in to comment", "Sign up for a new account"])
+      expect(t, gone).not.toContain(gone);
+  });
+
+  it("keeps a post's own words that start like a notice ('Edited to add: ...')", () => {
+    const t = text(
+      page(
+        post("alice", "tent", "<p>Edited to add: the tent survived the storm on Monday.</p>") +
+          post("bob", "pole") +
+          post("carol", "stake"),
+      ),
+    );
+    expect(t).toContain("Edited to add: the tent survived");
+  });
+
+  it("keeps such lines on pages that are no discussion", () => {
+    const html = `<html><body><main><h1>Release notes</h1>${para("release", 3)}<p>Last edited by the docs team on 5 May 2024.</p></main></body></html>`;
+    expect(text(html, "https://example.com/docs/release-notes")).toContain("Last edited by the docs team");
+  });
+});
