@@ -4,9 +4,11 @@
  * as sibling sections of one class. The prose core lands in one block, the entry or section with
  * the most prose, and the others are read as furniture. When the blocks around the chosen root
  * together outweigh it, they are the content: the root widens to the grid that holds them.
+ * A root that is a category page's short intro, above entries that hold little prose, widens to
+ * the best-scoring subtree around it (the intro and the entries).
  */
 import { makeOf } from "./dom.ts";
-import type { StatsMap } from "./score.ts";
+import type { NodeStats, StatsMap } from "./score.ts";
 
 /** Entries in a grid, and the least text per entry (a title). */
 const ITEMS_MIN = 4;
@@ -44,7 +46,8 @@ function entriesOf(el: Element, member: Element, stats: StatsMap): Entries | nul
 
 /**
  * The element to use instead of `root` when `root` lies in one entry of a grid under `scope`
- * whose entries together outweigh it (the nearest such grid), or null when the root stands.
+ * whose entries together outweigh it (the nearest such grid), or `scope` when `root` is a short
+ * intro above entries (widenIntro), or null when the root stands.
  */
 export function widenToGrid(root: Element, scope: Element, stats: StatsMap): Element | null {
   const rootStats = stats.get(root);
@@ -60,5 +63,24 @@ export function widenToGrid(root: Element, scope: Element, stats: StatsMap): Ele
     if (rootStats.prose >= INTRO_PROSE && entries.prose < SECTION_PROSE * entries.chars) return null;
     return el;
   }
-  return null;
+  return widenIntro(rootStats, scope, stats);
+}
+
+/** An intro is a small part of the page: the root must hold less than this share of the scope's text. */
+const INTRO_SHARE = 0.25;
+/** What follows an intro is a list of entries when it holds next to no prose (not teasers of other stories). */
+const REST_PROSE = 0.1;
+
+/**
+ * A category, archive or search page opens with a short intro (its only prose) above a list of
+ * entries: names, links, prices, dates. The prose core lands in the intro and the entries are
+ * read as furniture. When the root is such an intro (short prose, a small share of the scope's
+ * text) and what else the scope holds is next to no prose, the scope is the content. Teasers of
+ * other stories around a short news story carry summaries, and stay out.
+ */
+function widenIntro(root: NodeStats, scope: Element, stats: StatsMap): Element | null {
+  const all = stats.get(scope);
+  if (!all || root.prose >= INTRO_PROSE || root.chars >= INTRO_SHARE * all.chars) return null;
+  const restProse = all.prose - root.prose;
+  return restProse < REST_PROSE * (all.chars - root.chars) ? scope : null;
 }

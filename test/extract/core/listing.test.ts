@@ -70,3 +70,44 @@ describe("archive pages (body class 'archive')", () => {
     for (const r of recipes) expect(t).toContain(r);
   });
 });
+
+describe("a category page's intro above its entries", () => {
+  const names = [
+    "Hex bolts",
+    "Carriage bolts",
+    "Wing nuts",
+    "Lock washers",
+    "Cotter pins",
+    "Threaded rods",
+    "Eye bolts",
+    "Rivet nuts",
+    "Flange nuts",
+    "Spring pins",
+    "Anchor bolts",
+    "Set screws",
+  ];
+  const page = (head: string, rest: string) => `<html><head><title>Fasteners</title>${head}</head><body>
+    <div class="wrap"><div class="intro"><h1>Fasteners</h1>${para("fastener catalogue", 1)}</div>
+    <div class="rows">${rest}</div></div></body></html>`;
+
+  it("keeps the entries below a short intro when they hold little prose", () => {
+    const entries = names.map((n, i) => `<li><a href="/c/${i}">${n} and fittings</a> <span>in 12 sizes</span></li>`).join("");
+    const t = text(page("", `<ul>${entries}</ul>`), "https://example.com/catalogs/fasteners");
+    expect(t).toContain("how the fastener catalogue works");
+    for (const n of names) expect(t).toContain(`${n} and fittings`);
+  });
+
+  it("does not widen a short news story over teasers of other stories, some with a summary", () => {
+    const teasers = Array.from(
+      { length: 16 },
+      (_, i) =>
+        `<div class="teaser"><a href="/story/${i}">Other story number ${i} about the city council and its budget</a>${i % 4 === 0 ? para(`council ${i}`, 1) : "<span>By Staff, 11/19/2019</span>"}</div>`,
+    ).join("");
+    const html = `<html><head><title>News</title><meta property="og:type" content="article"></head><body>
+      <div class="layout"><div class="story"><h1>Short news</h1>${para("stabbing report", 2)}</div>
+      <div class="latest">${teasers}</div></div></body></html>`;
+    const t = text(html, "https://example.com/news/short");
+    expect(t).toContain("how the stabbing report works");
+    expect(t).not.toContain("Other story");
+  });
+});
