@@ -4,7 +4,7 @@
  * touching prose.
  */
 import { HEADING_TAGS, tagOf } from "./dom.ts";
-import type { StatsMap } from "./score.ts";
+import type { NodeStats, StatsMap } from "./score.ts";
 
 const KEEP_TAGS = new Set(["a", "pre", "code", "blockquote", "table", "thead", "tbody", "tr", "td", "th", "img", "picture"]);
 const CAPTION = /caption|credit/;
@@ -30,6 +30,21 @@ function isCallToAction(el: Element, tag: string): boolean {
   if (el.getAttribute("role") !== "button" && !CTA_CLASS.test((el.getAttribute("class") ?? "").toLowerCase())) return false;
   const text = el.textContent?.trim() ?? "";
   return text.length > 0 && text.length <= CTA_CHARS;
+}
+
+/** The verbs a call to action opens with ("Read the documentation", "Explore the guide", "Watch video"). */
+const ACTION =
+  /^(learn|read|explore|discover|watch|get|start|try|view|see|download|register|sign up|book|request|schedule|contact|talk|apply|join|find|compare|browse|check|visit|subscribe|claim|build|create|open)\b/i;
+const ACTION_WORDS = 5;
+
+/**
+ * A block that is nothing but one link whose label is a short imperative: a call to action left
+ * without a button's class. Headings are kept (a card's linked title).
+ */
+function isActionLink(el: Element, tag: string, s: NodeStats | undefined, text: string): boolean {
+  if (!s || s.chars === 0 || s.chars > CTA_CHARS || s.linkChars < s.chars || HEADING_TAGS.has(tag)) return false;
+  const t = text.trim().replace(/\s+/g, " ");
+  return t.split(" ").length <= ACTION_WORDS && ACTION.test(t) && el.querySelectorAll("a").length === 1;
 }
 
 /** Consent notices that escaped the class-based pruning. */
@@ -83,7 +98,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
       // A card's quick-buy widget (option pickers, "add to cart") is not the card's description.
       const quickBuy = inItem && opts.shop && QUICK_BUY.test((c.getAttribute("class") ?? "").toLowerCase());
       // A button-styled link ("Get started", "Book now") asks the reader to act; it says nothing.
-      const cta = isCallToAction(c, tag);
+      const cta = isCallToAction(c, tag) || isActionLink(c, tag, s, short);
       // A list built as a site menu (WordPress classes every entry of a menu "menu-item") is the
       // site's navigation printed inside the page, not the page's own list.
       const menu =

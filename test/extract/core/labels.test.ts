@@ -53,3 +53,28 @@ describe("button-styled links (calls to action)", () => {
     expect(t).toContain("compare the plans");
   });
 });
+
+describe("blocks that are one link with an imperative label (calls to action without a class)", () => {
+  it("drops a block holding only a short link that asks to act ('Read the documentation', 'Watch video')", () => {
+    const labels = ["Read the documentation", "Explore the guide", "Watch video", "Register now", "Schedule a demo"];
+    const blocks = labels.map(
+      (l, i) => `<section><h2>Feature ${i}</h2>${para(`feature ${i}`, 2)}<div><a href="/x${i}">${l}</a></div></section>`,
+    );
+    const t = text(`<html><body><main><h1>Functions</h1>${blocks.join("")}</main></body></html>`);
+    for (let i = 0; i < labels.length; i++) expect(t).toContain(`how the feature ${i} works`);
+    for (const l of labels) expect(t, l).not.toContain(l);
+  });
+
+  it("keeps a linked heading, a link in a sentence, a long link and a link whose label names a thing", () => {
+    const html = `<html><body><main><h1>Functions</h1>${para("feature", 3)}
+      <h3><a href="/guide">Read the developer guide</a></h3>${para("guide", 2)}
+      <p>You can <a href="/docs">read the documentation</a> before you start, or ask the team for a walk-through of the setup.</p>${para("setup", 2)}
+      <div><a href="/long">Download the complete serverless migration checklist as a PDF for your team</a></div>${para("migration", 2)}
+      <div><a href="/pricing">Pricing and plans</a></div>${para("pricing", 2)}</main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("Read the developer guide");
+    expect(t).toContain("read the documentation");
+    expect(t).toContain("Download the complete serverless migration checklist");
+    expect(t).toContain("Pricing and plans");
+  });
+});
