@@ -122,6 +122,7 @@ export function extractMainContent(document: Document, url: string): MainContent
     article: article || (articleLike && !discussion && !product && !listing),
     grids: !articleLike || shopGrid || listing,
     shop: shopGrid,
+    forms: !discussion && !product,
   });
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
   dropRepeatedBlocks(chosen, stats);

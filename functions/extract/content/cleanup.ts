@@ -47,6 +47,10 @@ function isActionLink(el: Element, tag: string, s: NodeStats | undefined, text: 
   return t.split(" ").length <= ACTION_WORDS && ACTION.test(t) && el.querySelectorAll("a").length === 1;
 }
 
+const FORM_CHARS = 1000;
+/** A form's status messages, shown once it is sent ("Thank you! Your submission has been received!"). */
+const FORM_STATUS = /(^|\s)(w-form-(done|fail)|form-(success|error|done|fail)|wpcf7-response-output)(\s|$)/;
+
 /** Consent notices that escaped the class-based pruning. */
 const COOKIE_NOTE = /\b(uses?|use of|accept( all)?) cookies\b|\bcookie (settings|policy|preferences|consent)\b/i;
 
@@ -57,6 +61,8 @@ export interface CleanupOptions {
   grids: boolean;
   /** Shop grids: cards are grouped by their first class only. */
   shop: boolean;
+  /** Forms without prose go (not on threads and product pages, whose posts and options sit in forms). */
+  forms?: boolean;
 }
 
 export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOptions): void {
@@ -106,7 +112,14 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         s !== undefined &&
         s.prose === 0 &&
         MENU_ITEM.test(c.firstElementChild?.getAttribute("class") ?? "");
-      if (linkList || caption || label || cookieNote || figureText || quickBuy || cta || menu) c.remove();
+      // A form's labels and prompts ("Fill in the details", "Loading countries..."): its fields are gone.
+      const form =
+        opts.forms &&
+        (tag === "form" || FORM_STATUS.test(c.getAttribute("class") ?? "")) &&
+        s !== undefined &&
+        s.prose === 0 &&
+        s.chars < FORM_CHARS;
+      if (linkList || caption || label || cookieNote || figureText || quickBuy || cta || menu || form) c.remove();
       else if (c.firstElementChild) walk(c, inItem || items?.has(c) === true);
       c = next;
     }
