@@ -17,9 +17,9 @@ const HIDDEN_CLASS =
 /** Furniture whatever its text: matched anywhere in class or id. */
 const STRONG =
   /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share(?![a-z])|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|side-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|(?<!(with|has|no)-)reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas|facet|filters?-?(panel|bar|drawer|form|sidebar)/;
-/** Furniture even when it holds prose (tickers, consent texts and an author's bio box read like paragraphs). */
+/** Furniture even when it holds prose (tickers, consent texts, an author's bio box and legal fine print read like paragraphs). */
 const ALWAYS =
-  /ticker|breaking-?news|marquee|consent|jdgm-|judgeme|yotpo|okendo|stamped-|trustpilot|review-?list|reviews-?(widget|list|container|section|wrapper)|author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|bio-?box/;
+  /ticker|breaking-?news|marquee|consent|jdgm-|judgeme|yotpo|okendo|stamped-|trustpilot|review-?list|reviews-?(widget|list|container|section|wrapper)|author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|bio-?box|disclaimer|fine-?print|(^|[\s_-])legal([\s_-]|$)/;
 /** Furniture when it also reads like one (link-heavy or short): matched on whole words. */
 const WEAK_WORDS = new Set([
   "nav",
