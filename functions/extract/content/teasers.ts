@@ -14,7 +14,7 @@ import type { StatsMap } from "./score.ts";
 const KIND =
   "insights|articles|posts|news|stories|resources|blogs?( posts)?|reads|guides|case studies|content|updates|videos|webinars|reports|publications|events";
 const TEASER_LABEL = new RegExp(
-  `^((from|on) (our|the) (blog|journal|newsroom|insights)|(featured|latest|recent|related|more|popular|other|trending|top|recommended|further|additional|explore( our)?( latest| related| more)?) (${KIND})|you (may|might) also (like|enjoy|be interested in)|(read|see) (more|next|also)|keep reading|further reading|related reading|more to (read|explore)|explore more)\\b.{0,20}?\\s*:?$`,
+  `^((from|on) (our|the) (blog|journal|newsroom|insights)|(featured|latest|recent|related|more|popular|other|trending|top|recommended|further|additional|explore( our)?( latest| related| more)?)( [\\w'’-]+)? (${KIND})|you (may|might) also (like|enjoy|be interested in)|(read|see) (more|next|also)|keep reading|further reading|related reading|more to (read|explore)|explore more)\\b.{0,20}?\\s*:?$`,
   "i",
 );
 const LABEL_CHARS = 60;

@@ -6,7 +6,16 @@ const text = (html: string, url = "https://example.com/services/plumbing") => ex
 
 describe("call-to-action labels left inside the content", () => {
   it("drops blocks that are nothing but a call to action ('Learn more', 'Read more', 'View all', '3 likes')", () => {
-    const labels = ["Learn more", "Read more", "View all", "Shop now", "Read full article", "Continue reading", "3 likes"];
+    const labels = [
+      "Learn more",
+      "Read more",
+      "View all",
+      "Shop now",
+      "Read full article",
+      "Continue reading",
+      "3 likes",
+      "Skip to main content",
+    ];
     const blocks = labels.map(
       (l, i) => `<section><h2>Offer ${i}</h2>${para(`offer ${i}`, 2)}<div class="cta"><a href="/x${i}">${l}</a></div></section>`,
     );

@@ -28,7 +28,14 @@ const page = (after: string) =>
 
 describe("labelled sections of teasers (blog posts, insights, resources)", () => {
   it("drops a section of linked cards opened by a label naming other posts", () => {
-    for (const label of ["From our blog", "Featured insights", "Latest news", "Related resources", "You may also like"]) {
+    for (const label of [
+      "From our blog",
+      "Featured insights",
+      "Latest news",
+      "Related resources",
+      "You may also like",
+      "Featured client stories",
+    ]) {
       const t = text(page(teasers(label)));
       expect(t).toContain("how the recording works");
       expect(t).toContain("how the security works");
