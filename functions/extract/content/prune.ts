@@ -20,6 +20,8 @@ const STRONG =
 /** Furniture even when it holds prose (tickers, consent texts, an author's bio box and legal fine print read like paragraphs). */
 const ALWAYS =
   /ticker|breaking-?news|marquee|consent|jdgm-|judgeme|yotpo|okendo|stamped-|trustpilot|review-?list|reviews-?(widget|list|container|section|wrapper)|author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|bio-?box|disclaimer|fine-?print|(^|[\s_-])legal([\s_-]|$)/;
+/** Consent managers' banners and preference centres. */
+const CONSENT = /consent|gdpr|cookie-?(banner|bar|notice|popup|law|settings|preferences)|cookiebot/;
 /** Furniture when it also reads like one (link-heavy or short): matched on whole words. */
 const WEAK_WORDS = new Set([
   "nav",
@@ -244,7 +246,8 @@ export function pruneDocument(body: Element): PruneResult {
         const wrapper =
           ((chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars)) &&
           !bareMenu(c, tag, chars) &&
-          !pageFooter(c, tag, inArticle);
+          !pageFooter(c, tag, inArticle) &&
+          !consentPanel(c);
         if (kind === "comment") {
           // Comment sections can outweigh the article: only a heading or article body inside saves them.
           if (!c.querySelector("h1, [itemprop=articleBody]")) {
@@ -291,4 +294,13 @@ function bareMenu(el: Element, tag: string, chars: number): boolean {
  */
 function pageFooter(el: Element, tag: string, inArticle: boolean): boolean {
   return tag === "footer" && !inArticle && el.querySelector("h1") === null;
+}
+
+/**
+ * A consent manager's panel (class or id: consent, cookie banner, GDPR) is furniture however much
+ * it spells out: a preference centre describes every purpose and vendor in prose and can outweigh
+ * the page. Only one that holds the page's h1 or its main element is a wrapper of the page.
+ */
+function consentPanel(el: Element): boolean {
+  return CONSENT.test(classAndId(el)) && el.querySelector("h1, main, [role=main]") === null;
 }
