@@ -58,6 +58,9 @@ const POSITIVE =
   /article-?body|articlebody|post-?body|entry-?content|post-?content|main-?content|article-?content|story-?body|content-?body|page-?content|markdown-?body|(^|\s)prose(\s|$)|itemprop|post-text|article-text|body-text|rich-?text|embed|twitter-tweet|instagram-media/;
 export const COMMENT = /(^|[\s_-])(comments?|comment-list|commentlist|disqus|respond|replies|reply-list|discussion)([\s_-]|$)/;
 
+/** A search page's results list ("search-results"): its "search" names the page, not a search box. */
+const RESULTS = /(^|\s)search-?results?(\s|$)/;
+
 /** Product cards: a link-heavy block holding them is a product grid, whatever its class says. */
 const PRODUCT_ITEM =
   '[itemtype*="Product"], [class*="product-card"], [class*="product-grid"], [class*="product-item"], [data-product-id]';
@@ -163,7 +166,7 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" |
   const role = el.getAttribute("role");
   if (role && FURNITURE_ROLES.has(role)) return "strong";
   const ci = classAndId(el);
-  if (!ci || POSITIVE.test(ci)) return null;
+  if (!ci || POSITIVE.test(ci) || RESULTS.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
   if (STRONG.test(ci) || ALWAYS.test(ci)) return "strong";
   // A heading called "content-header" is a heading, not the page header.

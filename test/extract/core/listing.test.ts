@@ -111,3 +111,25 @@ describe("a category page's intro above its entries", () => {
     expect(t).not.toContain("Other story");
   });
 });
+
+describe("a search page's results list", () => {
+  it("keeps a list whose class or id names it the search results, link-heavy as it is", () => {
+    const items = [
+      "Leather card wallet",
+      "Slim bifold wallet",
+      "Engraved cash wallet",
+      "Minimalist front pocket wallet",
+      "Travel passport wallet",
+    ]
+      .map(
+        (n, i) =>
+          `<li class="result"><a href="/listing/${i}"><h2>${n}, handmade in full grain leather</h2></a><span>$${30 + i}</span></li>`,
+      )
+      .join("");
+    const html = `<html><head><title>Handmade wallets</title></head><body><main><h1>Handmade wallets</h1>
+      <p>1,000+ relevant results</p><ul id="search-results" class="grid">${items}</ul></main></body></html>`;
+    const t = text(html, "https://example.com/market/handmade_wallet");
+    expect(t).toContain("Leather card wallet, handmade in full grain leather");
+    expect(t).toContain("Travel passport wallet");
+  });
+});
