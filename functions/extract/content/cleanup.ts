@@ -16,6 +16,8 @@ const DATE_TOKEN = /\b(19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\bago\b/i;
 const LABEL =
   /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?|loading(\.{3}|…)?|(load|show|view|see|read|learn|know|find out|discover) more|click to expand(\.{3}|…)?|(view|see|shop) all|shop now|read (the )?(full )?(article|story)|continue reading|more info|(view|see) details|apply now|improve this (answer|question|post)|add a comment|\d+ likes?|more options|quick (shop|view|add)|add to (cart|bag|basket)|(choose|select) options|skip to (the )?(main )?content|skip navigation|\+\s?\d+|\(\d+\))$/i;
 
+/** Text that is nothing but unrendered template expressions (Angular, Vue, Handlebars). */
+const TEMPLATE = /^\s*(\{\{[^{}]*\}\}\s*)+$/;
 const QUICK_BUY = /(^|[\s_-])quick-?(shop|add|view|buy)/;
 const CTA_CLASS = /(^|[\s_-])(btn|button|cta)([\s_-]|$)/;
 const CTA_CHARS = 40;
@@ -91,7 +93,8 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         (tag === "figcaption" ||
           (CAPTION.test((c.getAttribute("class") ?? "").toLowerCase()) && !c.querySelector("img, picture")));
       const short = s !== undefined && s.chars > 0 && s.chars < 500 ? (c.textContent ?? "") : "";
-      const label = (s?.chars ?? 0) < 40 && LABEL.test(short.trim());
+      // A leftover widget label, or a template expression a script never filled in ("{{ errors[1].message }}").
+      const label = ((s?.chars ?? 0) < 40 && LABEL.test(short.trim())) || TEMPLATE.test(short);
       const cookieNote = s !== undefined && s.prose < 500 && COOKIE_NOTE.test(short);
       // In an article a figure keeps its image; its text (caption, credit) is not the story's.
       const figureText =

@@ -220,6 +220,7 @@ const GAP = /^\d+ (days?|weeks?|months?|years?) later\W*$/i;
 const SIGN_IN =
   /^(create an account or sign in|you (must|need to) (be (logged in|signed in|a member|registered)|log ?in|sign ?in|register)|(please )?(log|sign) ?in( or (register|sign up))? to (reply|comment|post|join|answer)|join the conversation$)/i;
 const NOTICE_CHARS = 200;
+const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);
 /** A sign-in panel holds its prompt, a line or two and its links: never more. */
 const PANEL_CHARS = 600;
 
@@ -232,7 +233,15 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
   const visit = (el: Element) => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       const s = stats.get(c);
-      if (!s || s.chars === 0) continue;
+      if (!s) {
+        // An edit notice printed inline at the end of a post (<span><strong>Edited … by …</strong></span>).
+        if (INLINE_NOTICE.has(c.localName)) {
+          const t = squash(c.textContent ?? "");
+          if (t.length <= NOTICE_CHARS && EDIT_NOTICE.test(t)) doomed.push(c);
+        }
+        continue;
+      }
+      if (s.chars === 0) continue;
       // An edit notice can read as prose ("Last edited by Bob on Sun Feb 22, 2026, edited 3 times in total.").
       if (s.chars <= PANEL_CHARS && (s.prose === 0 || s.chars <= NOTICE_CHARS)) {
         const t = squash(s.chars <= NOTICE_CHARS ? (c.textContent ?? "") : (firstLine(c, stats) ?? ""));

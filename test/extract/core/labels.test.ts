@@ -87,3 +87,15 @@ describe("blocks that are one link with an imperative label (calls to action wit
     expect(t).toContain("Pricing and plans");
   });
 });
+
+describe("template expressions a script never filled in", () => {
+  it("drops blocks that are nothing but {{ … }} and keeps text that only mentions braces", () => {
+    const html = `<html><body><main><h1>Plumbing</h1>${para("pipe", 3)}<div class="alert"><strong>{{ board.errors[1179].message }}</strong></div>
+      <div>{{ upvoteCount | shortNum }} {{ label }}</div><p>Write {{ name }} in the template to print the customer's name on every invoice you send.</p></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("how the pipe works");
+    expect(t).not.toContain("board.errors");
+    expect(t).not.toContain("shortNum");
+    expect(t).toContain("Write {{ name }} in the template");
+  });
+});

@@ -21,13 +21,24 @@ describe("notices among the posts of a thread", () => {
         ) +
           post("bob", "pole", `<div class="edited">Edited January 29 by bob (see edit history)</div>`) +
           `<div class="gap">3 months later...</div>` +
-          post("carol", "stake") +
+          post(
+            "carol",
+            "stake",
+            `<span class="light"><strong>Edited <time datetime="2024-04-17">April 18, 2024</time> by carol</strong></span>`,
+          ) +
           signIn,
       ),
     );
     expect(t).toContain("how the tent works");
     expect(t).toContain("how the stake works");
-    for (const gone of ["Last edited by", "see edit history", "months later", "sign in to comment", "Sign up for a new account"])
+    for (const gone of [
+      "Last edited by",
+      "see edit history",
+      "by carol",
+      "months later",
+      "sign in to comment",
+      "Sign up for a new account",
+    ])
       expect(t, gone).not.toContain(gone);
   });
 
