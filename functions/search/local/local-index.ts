@@ -11,7 +11,8 @@ import { makeSnippet } from "../snippet.ts";
 import type { ProviderResult, SearchHit, SearchProvider, SearchQuery, SearchViewer } from "../types.ts";
 import type { IndexWriter } from "./document.ts";
 import { DEFAULT_RANKING, type RankingOptions } from "./prepare.ts";
-import { type Bm25Params, bm25Page, DEFAULT_BM25, type DocumentRow } from "./ranking.ts";
+import { type Bm25Params, DEFAULT_BM25, type DocumentRow } from "./ranking.ts";
+import { DEFAULT_REGULARISATION, type RegularisationParams, regularisedPage } from "./regularise.ts";
 import { createIndexWriter } from "./writer.ts";
 
 export interface LocalIndexOptions {
@@ -21,6 +22,8 @@ export interface LocalIndexOptions {
   bm25?: Partial<Bm25Params>;
   /** Indexing options (title weight); changing them re-indexes documents on their next upsert. */
   ranking?: Partial<RankingOptions>;
+  /** Reordering of the first pages by the candidates' likeness (regularise.ts); weight 0: BM25's order. */
+  regularisation?: Partial<RegularisationParams>;
 }
 
 export interface LocalIndex {
@@ -56,13 +59,14 @@ export function createLocalIndex(opts: LocalIndexOptions): LocalIndex {
   const clock = opts.clock ?? systemClock;
   const bm25: Bm25Params = { ...DEFAULT_BM25, ...opts.bm25 };
   const ranking: RankingOptions = { ...DEFAULT_RANKING, ...opts.ranking };
+  const regularisation: RegularisationParams = { ...DEFAULT_REGULARISATION, ...opts.regularisation };
   const provider: SearchProvider = {
     name: "local",
     supports: () => true,
     async search(q: SearchQuery, signal: AbortSignal, viewer?: SearchViewer): Promise<ProviderResult> {
       signal.throwIfAborted();
       // Without a viewer bm25Page throws: the index holds pages private to accounts.
-      const rows = await bm25Page(opts.db, q, viewer as SearchViewer, clock, bm25);
+      const rows = await regularisedPage(opts.db, q, viewer as SearchViewer, clock, bm25, regularisation, ranking.titleWeight);
       const first = q.page * 10;
       // No total: counting every match would read each candidate's document row (ranking.ts).
       return { hits: rows.map((r, i) => toHit(r, q, first + i + 1)) };

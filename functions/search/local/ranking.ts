@@ -45,6 +45,22 @@
  * weighted by BM25 tf·idf from 3–10 documents 0.6529–0.7019; an unstemmed-form bonus 0.6990–0.7015;
  * an S-stemmer 0.6871; hyphenated compounds also as one joined token 0.6987; no one-character tokens
  * 0.6973; k1 1.2, b 0.75 0.7025 but lower on even (0.6813).
+ * Later (repeats once, chosen on even): abbreviations mined from the corpus ("long form (ABBR)",
+ * Schwartz–Hearst; 7,011 in 3,260 abstracts), a document's uses of one form also counted for the
+ * other at 0.5–1: 0.7002–0.7057 (even at best 0.6869); a corpus-wide dictionary adding the other form
+ * to the query at 0.3–0.6: 0.6925–0.7064 (even at best 0.6890); British spellings made American (ae,
+ * oe, our, -ise, -yse, -tre, -ogue) 0.7058–0.7065 (even at best 0.6895); letters glued to digits
+ * split (il6: il 6) 0.7033 (0.6824 / 0.7252), also kept whole 0.7079 (0.6868 / 0.7300);
+ * letters-hyphen-digits joined (il-6: il6) 0.7050, kept both 0.7061 (0.6898 / 0.7232); Dirichlet
+ * query likelihood (μ 100–2000) 0.6848–0.6943, fused at 0.1–0.5 0.6984–0.7049; DFR InL2 (c 0.5–5)
+ * 0.6926–0.7061 (even at best 0.6879), fused 0.7058; a factor for the share of the query's idf mass
+ * matched 0.6989–0.7040; a title bonus for that share in the title 0.7048–0.7075 (even at best
+ * 0.6893), for all terms in the title no change; per-term k1 from burstiness 0.6883–0.7013; the best
+ * 1–3-sentence window fused at 0.2–0.5 0.6861–0.7058; 4–7-letter prefixes as a second representation
+ * fused at 0.2–0.7 0.7051–0.7086 (even at best 0.6924); documents expanded with their 3–10 nearest
+ * documents' terms (Tao et al. 2006) 0.7050–0.7158, odd up to +0.019 but even at most +0.0025, for
+ * 3.3–7.2 times the postings (their best 20–50 terms only: 0.6933–0.7066). What was taken: the first
+ * 30 reordered by their likeness (regularise.ts), 0.7147 (0.6962 / 0.7342).
  */
 import { type SQL, sql } from "drizzle-orm";
 import { GLOBAL_OWNER } from "../../../schema/tables/search.ts";
@@ -98,6 +114,8 @@ export interface DocumentRow {
   cited_by_count: number | null;
   /** BM25 (ordering also weighs language and location: RANK_BOOST). */
   score: number;
+  /** The score times the language and location factors: what the page is ordered by. */
+  ranked: number;
 }
 
 const arr = (values: unknown[], type: string): SQL => sql`${sql.param(values)}::${sql.raw(type)}`;
@@ -360,7 +378,7 @@ async function rankedPage(
       from pg join search_documents d on d.id = pg.doc_id)
     select array(select language from l where language is not null) as indexed_languages, res.id, res.url, res.title,
       res.body, res.site_name, res.language, res.published_at, res.publisher, res.authors, res.venue, res.year,
-      res.pdf_url, res.cited_by_count, res.score
+      res.pdf_url, res.cited_by_count, res.score, res.ranked
     from (select 1) one left join res on true
     order by res.ranked desc, res.id`);
   // One row even for an empty page (it carries the languages): its id is null.
