@@ -141,13 +141,15 @@ function unwrap(el: Element): void {
   el.remove();
 }
 
-const ELEMENT_HEADER = /[a-z0-9]__header$/;
+/** A BEM element named "header", last or followed by its own parts ("listing__header__title"). */
+const ELEMENT_HEADER = /[a-z0-9]__header(__|$)/;
 /** Cheap pre-test: most class strings hold none of the weak words at all. */
 const WEAK_ANY = new RegExp(`(^|[\\s_-])(${[...WEAK_WORDS].join("|")})([\\s_-]|$)`);
 
 function isWeakMatch(ci: string): boolean {
   if (!WEAK_ANY.test(ci)) return false;
-  // "card__header" is the head of a card (a BEM element), not the page header.
+  // "card__header" is the head of a card (a BEM element), not the page header; so are its parts
+  // ("new-listing__header__title__text": a job listing's title).
   const classes = ci.split(/\s+/).filter((c) => !ELEMENT_HEADER.test(c));
   for (const word of classes.join(" ").split(/[\s_]+/)) {
     if (WEAK_WORDS.has(word)) return true;

@@ -128,4 +128,18 @@ describe("collection pages", () => {
     for (const n of names) expect(t).toContain(n);
     expect(t).not.toContain("Sign in");
   });
+
+  it("keeps the parts of a card's BEM header element (listing__header__title), still drops the page header", () => {
+    const jobs = ["Software Engineer", "Senior Data Analyst", "Product Designer", "Support Lead", "QA Engineer"];
+    const cards = jobs
+      .map(
+        (n) =>
+          `<li class="new-listing"><a href="/jobs/${n.length}"><span class="new-listing__header__title__text">${n}</span><span>Acme Corp, Remote, Full-Time</span></a></li>`,
+      )
+      .join("");
+    const html = `<html><body><div class="page-header"><span>Sign in</span></div><main><ul class="jobs">${cards}</ul></main></body></html>`;
+    const t = text(html, "https://jobs.example.com/categories/engineering");
+    for (const n of jobs) expect(t).toContain(n);
+    expect(t).not.toContain("Sign in");
+  });
 });
