@@ -223,13 +223,18 @@ const NOTICE_CHARS = 200;
 const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);
 /** A sign-in panel holds its prompt, a line or two and its links: never more. */
 const PANEL_CHARS = 600;
+/** A reply form keeps its heading, labels and terms once its fields are gone ("Your Answer", "Post as a guest"). */
+const REPLY_FORM_CHARS = 1000;
+const REPLY_FORM_SHARE = 0.3;
 
 /**
  * Notices a forum prints among the posts of a thread: a post's edit notice, the gap between two
- * posts, and the panel asking guests to sign in to reply. None of them is what was said.
+ * posts, the panel asking guests to sign in to reply, and the reply form itself (its heading,
+ * labels and terms outlive its fields). None of them is what was said.
  */
 export function dropThreadNotices(root: Element, stats: StatsMap): void {
   const doomed: Element[] = [];
+  const rootChars = stats.get(root)?.chars ?? 0;
   const visit = (el: Element) => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       const s = stats.get(c);
@@ -242,6 +247,10 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
         continue;
       }
       if (s.chars === 0) continue;
+      if (isReplyForm(c, s.chars, rootChars)) {
+        doomed.push(c);
+        continue;
+      }
       // An edit notice can read as prose ("Last edited by Bob on Sun Feb 22, 2026, edited 3 times in total.").
       if (s.chars <= PANEL_CHARS && (s.prose === 0 || s.chars <= NOTICE_CHARS)) {
         const t = squash(s.chars <= NOTICE_CHARS ? (c.textContent ?? "") : (firstLine(c, stats) ?? ""));
@@ -258,6 +267,19 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
   };
   visit(root);
   for (const d of doomed) d.remove();
+}
+
+/**
+ * A form that posts (a reply box: "Your Answer", "Post a reply"), small and a small part of the
+ * thread: never the posts themselves, which some forums wrap in a form for moderation.
+ */
+function isReplyForm(el: Element, chars: number, rootChars: number): boolean {
+  return (
+    el.localName === "form" &&
+    chars <= REPLY_FORM_CHARS &&
+    chars <= REPLY_FORM_SHARE * rootChars &&
+    (el.getAttribute("method") ?? "").toLowerCase() === "post"
+  );
 }
 
 /** The text of the first block of `el` short enough to be a line (a panel's prompt), or null. */

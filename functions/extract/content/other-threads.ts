@@ -1,15 +1,16 @@
 /**
  * Lists of other threads on a discussion page: "Related discussions", "Similar threads", "Recent
- * conversations", "More … topics", "Check out other related discussions". Forums print them under
- * (or beside) the thread as a labelled block of linked titles with reply counts and dates; the
- * label is rarely a heading element, so the block is found by its first text, as facet panels are.
+ * conversations", "More … topics", "Check out other related discussions", "Explore related
+ * questions". Forums print them under (or beside) the thread as a labelled block of linked titles
+ * with reply counts and dates (or a question's tags); the label is rarely a heading element, so
+ * the block is found by its first text, as facet panels are.
  * A block goes when it starts with such a label, holds little prose and at most half the root.
  */
 import { firstTextBlock } from "./facets.ts";
 import type { StatsMap } from "./score.ts";
 
 const OTHER_THREADS =
-  /^(check out |see )?(other |more )?(related|similar|recent|other|more( [\w'’-]+){0,2}|latest|popular|trending|hot) (discussions|threads|topics|conversations|questions)\b\s*:?$/i;
+  /^(check out |see |explore )?(other |more )?(related|similar|recent|other|more( [\w'’-]+){0,2}|latest|popular|trending|hot) (discussions|threads|topics|conversations|questions)\b\s*:?$/i;
 const LABEL_CHARS = 60;
 /** A list of titles: a block that is mostly prose is a post quoting such words. */
 const PROSE_SHARE = 0.3;

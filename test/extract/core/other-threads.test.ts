@@ -24,7 +24,13 @@ const page = (after: string) =>
 
 describe("lists of other threads", () => {
   it("drops a labelled list of other threads ('Recent conversations', 'More … topics', 'Related discussions')", () => {
-    for (const label of ["Recent Conversations", "More Camping Topics", "Related discussions", "Similar threads:"]) {
+    for (const label of [
+      "Recent Conversations",
+      "More Camping Topics",
+      "Related discussions",
+      "Similar threads:",
+      "Explore related questions",
+    ]) {
       const t = text(page(others(label)));
       expect(t).toContain("four-season dome");
       expect(t).not.toContain(label);

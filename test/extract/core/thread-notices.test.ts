@@ -42,6 +42,24 @@ describe("notices among the posts of a thread", () => {
       expect(t, gone).not.toContain(gone);
   });
 
+  it("drops the reply form under a thread: its heading, labels and terms stay once its fields are gone", () => {
+    const form = `<form action="/questions/42/answer/submit" method="post" class="post-form"><h2>Your Answer</h2><textarea name="body"></textarea><div class="guest"><h3>Sign up or <a href="/login">log in</a></h3><h3>Post as a guest</h3><label>Name</label><input name="name"><label>Email</label><input name="email"><span>Required, but never shown</span></div><p>By clicking Post Your Answer, you agree to our terms of service and acknowledge you have read our privacy policy.</p><button>Post Your Answer</button></form>`;
+    const t = text(page(post("alice", "tent") + post("bob", "pole") + post("carol", "stake") + form));
+    expect(t).toContain("how the stake works");
+    for (const gone of ["Your Answer", "Post as a guest", "Required, but never shown", "you agree to our terms"])
+      expect(t, gone).not.toContain(gone);
+  });
+
+  it("keeps a thread whose posts sit in a form that posts (inline moderation)", () => {
+    const t = text(
+      page(
+        `<form action="inlinemod.php" method="post">${post("alice", "tent") + post("bob", "pole") + post("carol", "stake")}</form>`,
+      ),
+    );
+    expect(t).toContain("how the tent works");
+    expect(t).toContain("how the stake works");
+  });
+
   it("keeps a post's own words that start like a notice ('Edited to add: ...')", () => {
     const t = text(
       page(
