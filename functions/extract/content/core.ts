@@ -5,6 +5,7 @@
  * merged back (split article bodies, intro blocks).
  */
 import { tagOf } from "./dom.ts";
+import { holdsEntries, INTRO_PROSE } from "./listing.ts";
 import type { StatsMap } from "./score.ts";
 
 const VOTER_MIN = 25;
@@ -42,12 +43,20 @@ export function findCore(stats: StatsMap): Core | null {
   return best ? { el: best, score: bestScore, scores } : null;
 }
 
-/** Merges the core's good siblings: returns the element to use as root (the core or its parent, trimmed). */
-export function mergeSiblings(core: Core, stats: StatsMap): Element {
+/**
+ * Merges the core's good siblings: returns the element to use as root (the core or its parent,
+ * trimmed). With `entries` (pages that are no article), a sibling holding a list of linked
+ * entries that outweighs a short core (an intro) is kept: a shop's or category's intro above its
+ * items. After a long text the entries are other pages'.
+ */
+export function mergeSiblings(core: Core, stats: StatsMap, entries = false): Element {
   const parent = core.el.parentElement;
   if (!parent || tagOf(parent) === "html") return core.el;
   const threshold = Math.max(10, core.score * 0.2);
   const keep = new Set<Element>([core.el]);
+  const coreStats = stats.get(core.el);
+  const coreChars = coreStats?.chars ?? 0;
+  const shortIntro = (coreStats?.prose ?? 0) < INTRO_PROSE;
   for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
     if (c === core.el) continue;
     const s = stats.get(c);
@@ -57,6 +66,7 @@ export function mergeSiblings(core: Core, stats: StatsMap): Element {
     if ((core.scores.get(c) ?? 0) >= threshold) keep.add(c);
     else if (plain > 80 && density < 0.25 && s.prose > 0) keep.add(c);
     else if (tagOf(c) === "p" && plain > 0 && density === 0 && s.ownPunct > 0) keep.add(c);
+    else if (entries && shortIntro && s.chars > coreChars && holdsEntries(c, stats)) keep.add(c);
   }
   if (keep.size === 1) return core.el;
   for (let c = parent.firstElementChild; c; ) {
@@ -77,7 +87,7 @@ const EXPAND_BULK = 0.25;
  * content (few links, some prose), and stops at the first step that mostly adds furniture.
  */
 export function expandCore(core: Core, limit: Element, stats: StatsMap, strict: boolean): Element {
-  return expandFrom(mergeSiblings(core, stats), limit, stats, strict);
+  return expandFrom(mergeSiblings(core, stats, !strict), limit, stats, strict);
 }
 
 /**

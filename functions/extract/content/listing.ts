@@ -16,7 +16,7 @@ const ITEM_CHARS = 15;
 /** Entries that are nothing but their link (a table of contents, a menu) make a link list, not a grid. */
 const ITEM_LINK_SHARE = 0.8;
 /** An intro is short: a root with this much prose is an article, whatever follows it. */
-const INTRO_PROSE = 1200;
+export const INTRO_PROSE = 1200;
 /** Entries with this share of prose are sections of one text rather than entries of a list. */
 const SECTION_PROSE = 0.5;
 /** The grid must hold this many times the root's text to be the content rather than a teaser block. */
@@ -83,4 +83,25 @@ function widenIntro(root: NodeStats, scope: Element, stats: StatsMap): Element |
   if (!all || root.prose >= INTRO_PROSE || root.chars >= INTRO_SHARE * all.chars) return null;
   const restProse = all.prose - root.prose;
   return restProse < REST_PROSE * (all.chars - root.chars) ? scope : null;
+}
+
+/**
+ * True when `el`, or its single wrapper chain, holds a list of linked entries: at least
+ * ITEMS_MIN children of one make, each with a title's worth of text, a link and more than link
+ * text (not a menu or a table of contents).
+ */
+export function holdsEntries(el: Element, stats: StatsMap): boolean {
+  let box: Element | null = el;
+  while (box && box.childElementCount === 1) box = box.firstElementChild;
+  if (!box || box.childElementCount < ITEMS_MIN) return false;
+  const counts = new Map<string, number>();
+  for (let c = box.firstElementChild; c; c = c.nextElementSibling) {
+    const cs = stats.get(c);
+    if (!cs || cs.chars < ITEM_CHARS || cs.linkChars > ITEM_LINK_SHARE * cs.chars || !c.querySelector("a[href]")) continue;
+    const make = makeOf(c);
+    const n = (counts.get(make) ?? 0) + 1;
+    if (n >= ITEMS_MIN) return true;
+    counts.set(make, n);
+  }
+  return false;
 }

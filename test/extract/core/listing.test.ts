@@ -133,3 +133,25 @@ describe("a search page's results list", () => {
     expect(t).toContain("Travel passport wallet");
   });
 });
+
+describe("a shop's intro beside its items", () => {
+  const names = ["Arkansas Stones", "Diamond Stones", "Water Stones", "Leather Strops", "Angle Guides", "Gift Cards"];
+  const cards = (n: number) =>
+    Array.from({ length: n }, (_, i) => `${names[i % names.length]} ${i}`)
+      .map(
+        (name, i) =>
+          `<div class="col"><a href="/c/${i}"><strong>${name}</strong></a><div>$${10 + i}.95 - $${90 + i}.95</div><div>Stones for every edge, from kitchen knives to chisels</div></div>`,
+      )
+      .join("");
+  const page = (intro: string, n: number) => `<html><head><title>Sharpening</title></head><body>
+    <div class="topbar"><a href="/">Home</a> <a href="/cart">Cart</a></div>
+    <div class="container"><p>Storewide sale! Save 12% off everything, this week only.</p><div class="welcome"><h2>Welcome to the shop</h2>${intro}</div><div class="row">${cards(n)}</div></div>
+    </body></html>`;
+
+  it("keeps the items that sit beside a short intro", () => {
+    const t = text(page(para("sharpening stone", 3), 6), "https://shop.example.com/");
+    expect(t).toContain("how the sharpening stone works");
+    expect(t).toContain("Arkansas Stones 0");
+    expect(t).toContain("Gift Cards 5");
+  });
+});
