@@ -219,6 +219,13 @@ const EDIT_NOTICE =
 const GAP = /^\d+ (days?|weeks?|months?|years?) later\W*$/i;
 const SIGN_IN =
   /^(create an account or sign in|you (must|need to) (be (logged in|signed in|a member|registered)|log ?in|sign ?in|register)|(please )?(log|sign) ?in( or (register|sign up))? to (reply|comment|post|join|answer)|join the conversation$)/i;
+/** A thread's status line ("Status: Not open for further replies.", "This discussion is now closed."). */
+const CLOSED =
+  /^(status:? )?(not open for further replies|this (thread|topic|discussion) (is now |has been |was |is )(closed|locked|archived)( to (new|further) replies)?)\W*$/i;
+/** The thread's byline under its title ("Thread starter Bob Start date Jul 9, 2022", "Discussion in 'Tents' started by Bob, May 1"). */
+const THREAD_BYLINE = /^(thread starter .{1,80}start date\b|discussion in ['‘"].{1,80}['’"] started by )/i;
+/** The panel naming who is reading the thread ("Users who are viewing this thread", "Recently Browsing 0 members"). */
+const VIEWERS = /^(users? (who (are|is) )?(viewing|browsing|reading) this (thread|topic|page)|recently browsing\b)/i;
 const NOTICE_CHARS = 200;
 const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);
 /** A sign-in panel holds its prompt, a line or two and its links: never more. */
@@ -229,8 +236,9 @@ const REPLY_FORM_SHARE = 0.3;
 
 /**
  * Notices a forum prints among the posts of a thread: a post's edit notice, the gap between two
- * posts, the panel asking guests to sign in to reply, and the reply form itself (its heading,
- * labels and terms outlive its fields). None of them is what was said.
+ * posts, the thread's byline and closed status, the panels asking guests to sign in to reply and
+ * naming who is viewing the thread, and the reply form itself (its heading, labels and terms
+ * outlive its fields). None of them is what was said.
  */
 export function dropThreadNotices(root: Element, stats: StatsMap): void {
   const doomed: Element[] = [];
@@ -255,8 +263,8 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
       if (s.chars <= PANEL_CHARS && (s.prose === 0 || s.chars <= NOTICE_CHARS)) {
         const t = squash(s.chars <= NOTICE_CHARS ? (c.textContent ?? "") : (firstLine(c, stats) ?? ""));
         if (
-          (s.chars <= NOTICE_CHARS && (EDIT_NOTICE.test(t) || GAP.test(t))) ||
-          (s.prose === 0 && t.length <= NOTICE_CHARS && SIGN_IN.test(t))
+          (s.chars <= NOTICE_CHARS && (EDIT_NOTICE.test(t) || GAP.test(t) || CLOSED.test(t) || THREAD_BYLINE.test(t))) ||
+          (s.prose === 0 && t.length <= NOTICE_CHARS && (SIGN_IN.test(t) || VIEWERS.test(t)))
         ) {
           doomed.push(c);
           continue;

@@ -42,6 +42,27 @@ describe("notices among the posts of a thread", () => {
       expect(t, gone).not.toContain(gone);
   });
 
+  it("drops the thread's byline, its closed status and the panel of who is viewing it", () => {
+    const byline = `<div class="p-description"><ul><li><span>Thread starter</span> <a href="/u/alice">alice</a></li><li><span>Start date</span> <time>Jul 9, 2022</time></li></ul></div>`;
+    const status = `<dl class="blockStatus"><dt>Status</dt><dd>Not open for further replies.</dd></dl>`;
+    const viewers = `<div class="block"><h3>Users who are viewing this thread</h3><p>Total: 2 (members: 0, guests: 2)</p></div>`;
+    const t = text(page(byline + post("alice", "tent") + post("bob", "pole") + status + post("carol", "stake") + viewers));
+    expect(t).toContain("how the pole works");
+    for (const gone of ["Thread starter", "Start date", "Not open for further replies", "viewing this thread", "guests: 2"])
+      expect(t, gone).not.toContain(gone);
+  });
+
+  it("keeps a post that talks about a thread being closed", () => {
+    const t = text(
+      page(
+        post("alice", "tent", "<p>This thread was closed last year, so I started a new one: what changed since then?</p>") +
+          post("bob", "pole") +
+          post("carol", "stake"),
+      ),
+    );
+    expect(t).toContain("This thread was closed last year");
+  });
+
   it("drops the reply form under a thread: its heading, labels and terms stay once its fields are gone", () => {
     const form = `<form action="/questions/42/answer/submit" method="post" class="post-form"><h2>Your Answer</h2><textarea name="body"></textarea><div class="guest"><h3>Sign up or <a href="/login">log in</a></h3><h3>Post as a guest</h3><label>Name</label><input name="name"><label>Email</label><input name="email"><span>Required, but never shown</span></div><p>By clicking Post Your Answer, you agree to our terms of service and acknowledge you have read our privacy policy.</p><button>Post Your Answer</button></form>`;
     const t = text(page(post("alice", "tent") + post("bob", "pole") + post("carol", "stake") + form));
