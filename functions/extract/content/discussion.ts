@@ -224,8 +224,15 @@ const CLOSED =
   /^(status:? )?(not open for further replies|this (thread|topic|discussion) (is now |has been |was |is )(closed|locked|archived)( to (new|further) replies)?)\W*$/i;
 /** The thread's byline under its title ("Thread starter Bob Start date Jul 9, 2022", "Discussion in 'Tents' started by Bob, May 1"). */
 const THREAD_BYLINE = /^(thread starter .{1,80}start date\b|discussion in ['‘"].{1,80}['’"] started by )/i;
-/** The panel naming who is reading the thread ("Users who are viewing this thread", "Recently Browsing 0 members"). */
-const VIEWERS = /^(users? (who (are|is) )?(viewing|browsing|reading) this (thread|topic|page)|recently browsing\b)/i;
+/** The thread's counters ("Asked 2 years ago Modified 1 year ago Viewed 2k times", "12 Posts 5 Posters 3.2k Views"). */
+const THREAD_STATS =
+  /^(asked\b.{1,40}\bago.{0,60}viewed [\d.,]+k? times|replies [\d.,]+k? ?views [\d.,]+k?\b|([\d.,]+k? ?(posts?|posters?|views?|replies|watching|participants?) ?){3,}$)/i;
+/**
+ * Panels about the thread: who is reading it ("Users who are viewing this thread", "Recently
+ * Browsing 0 members") and its overview ("Top Posters In This Topic", "Popular Days").
+ */
+const VIEWERS =
+  /^(users? (who (are|is) )?(viewing|browsing|reading) this (thread|topic|page)|recently browsing\b|top posters in this (topic|thread)|popular days|most popular posts)/i;
 const NOTICE_CHARS = 200;
 const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);
 /** A sign-in panel holds its prompt, a line or two and its links: never more. */
@@ -263,7 +270,8 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
       if (s.chars <= PANEL_CHARS && (s.prose === 0 || s.chars <= NOTICE_CHARS)) {
         const t = squash(s.chars <= NOTICE_CHARS ? (c.textContent ?? "") : (firstLine(c, stats) ?? ""));
         if (
-          (s.chars <= NOTICE_CHARS && (EDIT_NOTICE.test(t) || GAP.test(t) || CLOSED.test(t) || THREAD_BYLINE.test(t))) ||
+          (s.chars <= NOTICE_CHARS &&
+            (EDIT_NOTICE.test(t) || GAP.test(t) || CLOSED.test(t) || THREAD_BYLINE.test(t) || THREAD_STATS.test(t))) ||
           (s.prose === 0 && t.length <= NOTICE_CHARS && (SIGN_IN.test(t) || VIEWERS.test(t)))
         ) {
           doomed.push(c);

@@ -52,6 +52,16 @@ describe("notices among the posts of a thread", () => {
       expect(t, gone).not.toContain(gone);
   });
 
+  it("drops the thread's counters and overview panel ('Viewed 2k times', '12 Posts 5 Posters', 'Top Posters In This Topic')", () => {
+    const asked = `<div class="stats"><div>Asked <time>2 years, 2 months ago</time></div><div>Modified <time>1 year ago</time></div><div>Viewed 2k times</div></div>`;
+    const counts = `<div class="counts"><span>12</span> <span>Posts</span> <span>5</span> <span>Posters</span> <span>3.2k</span> <span>Views</span> <span>2</span> <span>Watching</span></div>`;
+    const overview = `<div class="overview"><ul><li>Replies 154</li><li>Views 26.2k</li></ul></div><div class="posters"><h4>Top Posters In This Topic</h4><ul><li><a href="/u/alice">alice</a> 56 posts</li><li><a href="/u/bob">bob</a> 29 posts</li></ul></div>`;
+    const t = text(page(asked + counts + post("alice", "tent") + post("bob", "pole") + post("carol", "stake") + overview));
+    expect(t).toContain("how the pole works");
+    for (const gone of ["Viewed 2k times", "Asked", "Posters", "Watching", "Top Posters", "Views 26.2k"])
+      expect(t, gone).not.toContain(gone);
+  });
+
   it("keeps a post that talks about a thread being closed", () => {
     const t = text(
       page(
