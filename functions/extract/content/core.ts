@@ -9,6 +9,11 @@ import { holdsEntries, INTRO_PROSE } from "./listing.ts";
 import type { StatsMap } from "./score.ts";
 
 const VOTER_MIN = 25;
+/**
+ * A reference list's entries (citations: authors, titles, dates, punctuation) read like prose
+ * but are notes to the text; on a page whose text is a table or lists they could outvote it.
+ */
+const NOTES = "ol.references, .reflist, .footnotes";
 
 export interface Core {
   el: Element;
@@ -20,7 +25,7 @@ export interface Core {
 export function findCore(stats: StatsMap): Core | null {
   const votes = new Map<Element, number>();
   for (const [el, s] of stats) {
-    if (s.ownPlain < VOTER_MIN) continue;
+    if (s.ownPlain < VOTER_MIN || el.closest(NOTES) !== null) continue;
     const vote = 1 + s.ownPunct * 0.5 + Math.min(Math.floor(s.ownPlain / 100), 3);
     let anc = el.parentElement;
     for (let level = 0; anc && level < 3; level++, anc = anc.parentElement) {

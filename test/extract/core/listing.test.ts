@@ -155,3 +155,24 @@ describe("a shop's intro beside its items", () => {
     expect(t).toContain("Gift Cards 5");
   });
 });
+
+describe("a list page with a reference list", () => {
+  it("keeps the intro and the table, not the citations, when the table is all names", () => {
+    const rows = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `<tr><td>${1901 + i}</td><td><a href="/wiki/P${i}">Physicist ${i}</a></td><td><a href="/wiki/C${i}">Chemist ${i}</a></td><td><a href="/wiki/L${i}">Writer ${i}</a></td></tr>`,
+    ).join("");
+    const refs = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<li><span class="reference-text">Author, A. (${1990 + i}). "The prize in year ${i}, a history". Foundation Press. Retrieved 2008-11-30.</span></li>`,
+    ).join("");
+    const html = `<html><body><main><h1>List of laureates</h1><div class="mw-parser-output">
+      ${para("prize committee", 2)}<h2>Laureates</h2><table class="wikitable">${rows}</table>
+      <h2>References</h2><div class="reflist"><ol class="references">${refs}</ol></div></div></main></body></html>`;
+    const t = text(html, "https://en.example.org/wiki/List_of_laureates");
+    expect(t).toContain("how the prize committee works");
+    expect(t).toContain("Physicist 39");
+  });
+});
