@@ -53,6 +53,13 @@ const FORM_CHARS = 1000;
 /** A form's status messages, shown once it is sent ("Thank you! Your submission has been received!"). */
 const FORM_STATUS = /(^|\s)(w-form-(done|fail)|form-(success|error|done|fail)|wpcf7-response-output)(\s|$)/;
 
+/**
+ * A notice for readers without scripts ("Please download a browser that supports JavaScript, or
+ * enable it", "Your browser does not seem to support JavaScript"): a <noscript> the page kept.
+ */
+const NO_SCRIPT =
+  /^(please )?((download|use|switch to) a (modern )?browser that supports javascript|(enable|turn on) javascript\b|your browser (does not|doesn't) (seem to )?support javascript|javascript (is )?(required|disabled))/i;
+
 /** Consent notices that escaped the class-based pruning. */
 const COOKIE_NOTE = /\b(uses?|use of|accept( all)?) cookies\b|\bcookie (settings|policy|preferences|consent)\b/i;
 
@@ -95,7 +102,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
       const short = s !== undefined && s.chars > 0 && s.chars < 500 ? (c.textContent ?? "") : "";
       // A leftover widget label, or a template expression a script never filled in ("{{ errors[1].message }}").
       const label = ((s?.chars ?? 0) < 40 && LABEL.test(short.trim())) || TEMPLATE.test(short);
-      const cookieNote = s !== undefined && s.prose < 500 && COOKIE_NOTE.test(short);
+      const cookieNote = s !== undefined && s.prose < 500 && (COOKIE_NOTE.test(short) || NO_SCRIPT.test(short.trim()));
       // In an article a figure keeps its image; its text (caption, credit) is not the story's.
       const figureText =
         opts.article &&

@@ -99,3 +99,14 @@ describe("template expressions a script never filled in", () => {
     expect(t).toContain("Write {{ name }} in the template");
   });
 });
+
+describe("notices for readers without scripts", () => {
+  it("drops a kept <noscript> notice and keeps prose that only mentions JavaScript", () => {
+    const html = `<html><body><main><h1>Plumbing</h1><noscript><div class="alert"><p>Your browser does not seem to support JavaScript. As a result, your viewing experience will be diminished, and you have been placed in read-only mode.</p><p>Please download a browser that supports JavaScript, or enable it if it's disabled (i.e. NoScript).</p></div></noscript>${para("pipe", 3)}<p>Our booking form needs JavaScript: if your browser blocks it, call us and we book the visit by phone.</p></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("how the pipe works");
+    expect(t).not.toContain("does not seem to support JavaScript");
+    expect(t).not.toContain("download a browser");
+    expect(t).toContain("Our booking form needs JavaScript");
+  });
+});
