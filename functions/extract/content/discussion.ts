@@ -233,6 +233,12 @@ const THREAD_STATS =
  */
 const VIEWERS =
   /^(users? (who (are|is) )?(viewing|browsing|reading) this (thread|topic|page)|recently browsing\b|top posters in this (topic|thread)|popular days|most popular posts)/i;
+/** Who reacted to a post ("Reactions: Bob and Alice", "Bob likes this."), and the posts' sort control ("Sort by date"). */
+const REACTIONS = /^(reactions: |.{1,100} likes? this\.?$)/i;
+const SORT = /^sort by\b/i;
+/** Whole short blocks that are notices, and the first lines that open a prose-free panel. */
+const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS];
+const PANELS = [SIGN_IN, VIEWERS, SORT];
 const NOTICE_CHARS = 200;
 const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);
 /** A sign-in panel holds its prompt, a line or two and its links: never more. */
@@ -270,9 +276,8 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
       if (s.chars <= PANEL_CHARS && (s.prose === 0 || s.chars <= NOTICE_CHARS)) {
         const t = squash(s.chars <= NOTICE_CHARS ? (c.textContent ?? "") : (firstLine(c, stats) ?? ""));
         if (
-          (s.chars <= NOTICE_CHARS &&
-            (EDIT_NOTICE.test(t) || GAP.test(t) || CLOSED.test(t) || THREAD_BYLINE.test(t) || THREAD_STATS.test(t))) ||
-          (s.prose === 0 && t.length <= NOTICE_CHARS && (SIGN_IN.test(t) || VIEWERS.test(t)))
+          (s.chars <= NOTICE_CHARS && NOTICES.some((re) => re.test(t))) ||
+          (s.prose === 0 && t.length <= NOTICE_CHARS && PANELS.some((re) => re.test(t)))
         ) {
           doomed.push(c);
           continue;

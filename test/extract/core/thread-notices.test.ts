@@ -62,6 +62,24 @@ describe("notices among the posts of a thread", () => {
       expect(t, gone).not.toContain(gone);
   });
 
+  it("drops who reacted to a post and the posts' sort control", () => {
+    const sort = `<div class="sorter"><a href="?order=date">Sort by date</a> <a href="?order=votes">Sort by votes</a></div>`;
+    const t = text(
+      page(
+        sort +
+          post(
+            "alice",
+            "tent",
+            `<div class="reactionsBar"><span>Reactions:</span> <a href="/u/bob">bob</a> and <a href="/u/carol">carol</a></div>`,
+          ) +
+          post("bob", "pole", `<div class="likes"><a href="/u/alice">alice</a> likes this.</div>`) +
+          post("carol", "stake"),
+      ),
+    );
+    expect(t).toContain("how the pole works");
+    for (const gone of ["Sort by", "Reactions:", "likes this"]) expect(t, gone).not.toContain(gone);
+  });
+
   it("keeps a post that talks about a thread being closed", () => {
     const t = text(
       page(
