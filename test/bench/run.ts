@@ -73,6 +73,7 @@ const VALUED = new Set([
   "--b",
   "--title-weight",
   "--max-postings",
+  "--regularisation",
   "--runs",
   "--baseline",
 ]);

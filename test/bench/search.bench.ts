@@ -7,6 +7,7 @@ import { importJsonlFile } from "../../functions/search/local/import-jsonl.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
 import { DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
+import { DEFAULT_REGULARISATION } from "../../functions/search/local/regularise.ts";
 import type { DomainType } from "../../schema/search.ts";
 import { makeQueries, SITES, writeCorpus } from "./search-corpus.ts";
 import { type BenchTarget, countDocuments, type DbReuse, memoryLine, openBenchDb } from "./search-db.ts";
@@ -81,7 +82,7 @@ const p95 = (ms: number[]) =>
     0.95,
   );
 
-type Opts = { k1: number; b: number; titleWeight: number; maxPostingsPerTerm: number };
+type Opts = { k1: number; b: number; titleWeight: number; maxPostingsPerTerm: number; regularisation: number };
 
 async function scifact(target: BenchTarget, o: Opts, tmp: string): Promise<void> {
   const jsonl = join(tmp, "scifact.jsonl");
@@ -107,6 +108,7 @@ async function scifact(target: BenchTarget, o: Opts, tmp: string): Promise<void>
       db: db.db,
       bm25: { k1: o.k1, b: o.b, maxPostingsPerTerm: o.maxPostingsPerTerm },
       ranking: { titleWeight: o.titleWeight },
+      regularisation: { weight: o.regularisation },
     });
     const imp = await importJsonlFile(index.writer, jsonl);
     const m0 = performance.now();
@@ -140,7 +142,7 @@ async function scifact(target: BenchTarget, o: Opts, tmp: string): Promise<void>
       const halves = (t: Timed | undefined) =>
         `${ndcg(t, () => true).toFixed(4)} (odd ids ${ndcg(t, (id) => id % 2 === 1).toFixed(4)}, even ids ${ndcg(t, (id) => id % 2 === 0).toFixed(4)})`;
       out(
-        `\n## SciFact train (${db.driver}; k1 ${o.k1}, b ${o.b}, title weight ${o.titleWeight}, max postings/term ${o.maxPostingsPerTerm})`,
+        `\n## SciFact train (${db.driver}; k1 ${o.k1}, b ${o.b}, title weight ${o.titleWeight}, max postings/term ${o.maxPostingsPerTerm}, regularisation ${o.regularisation})`,
       );
       out(
         `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s (rejected ${imp.rejected}); vacuum analyze ${maintainS.toFixed(1)} s`,
@@ -174,6 +176,7 @@ async function generated(target: BenchTarget, count: number, o: Opts, tmp: strin
       db: db.db,
       bm25: { k1: o.k1, b: o.b, maxPostingsPerTerm: o.maxPostingsPerTerm },
       ranking: { titleWeight: o.titleWeight },
+      regularisation: { weight: o.regularisation },
     });
     let next = 20_000;
     const imp = reuse.reuse
@@ -251,6 +254,7 @@ export async function searchBench(): Promise<void> {
       b: { type: "string" },
       "title-weight": { type: "string" },
       "max-postings": { type: "string" },
+      regularisation: { type: "string" },
       "keep-db": { type: "boolean" },
       "reuse-db": { type: "string" },
       "pglite-dir": { type: "string" },
@@ -270,6 +274,8 @@ export async function searchBench(): Promise<void> {
     b: Number(values.b ?? 0.4),
     titleWeight: Number(values["title-weight"] ?? DEFAULT_RANKING.titleWeight),
     maxPostingsPerTerm: Number(values["max-postings"] ?? DEFAULT_BM25.maxPostingsPerTerm),
+    // The weight of the first pages' reordering (regularise.ts); 0 gives BM25's order, to measure its cost.
+    regularisation: Number(values.regularisation ?? DEFAULT_REGULARISATION.weight),
   };
   const tmp = mkdtempSync(join(tmpdir(), "osprey-search-bench-"));
   try {
