@@ -8,7 +8,7 @@
  * links, holds little prose and at most half the root.
  */
 import { textStats } from "./dom.ts";
-import { firstTextBlock } from "./facets.ts";
+import { labelledBlocks } from "./labelled.ts";
 import type { StatsMap } from "./score.ts";
 
 const KIND =
@@ -17,9 +17,7 @@ const TEASER_LABEL = new RegExp(
   `^((from|on) (our|the) (blog|journal|newsroom|insights)|(featured|latest|recent|related|more|popular|other|trending|top|recommended|further|additional|explore( our)?( latest| related| more)?)( [\\w'’-]+)? (${KIND})|you (may|might) also (like|enjoy|be interested in)|(read|see) (more|next|also)|keep reading|further reading|related reading|more to (read|explore)|explore more)\\b.{0,20}?\\s*:?$`,
   "i",
 );
-const LABEL_CHARS = 60;
 const LINK_SHARE = 0.5;
-const BLOCK_SHARE = 0.5;
 /** Link share of the rest of the root above which the page is a listing of cards. */
 const CARDS_SHARE = 0.7;
 
@@ -34,24 +32,7 @@ function mostlyLinks(el: Element): boolean {
 
 /** Removes the labelled teaser sections inside `root`. */
 export function dropTeaserSections(root: Element, stats: StatsMap): void {
-  const limit = BLOCK_SHARE * (stats.get(root)?.chars ?? 0);
-  const doomed: Element[] = [];
-  const visit = (el: Element) => {
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
-      const s = stats.get(c);
-      if (!s || s.chars === 0) continue;
-      if (s.chars > LABEL_CHARS && s.chars <= limit) {
-        const first = firstTextBlock(c, stats);
-        const label = (first?.textContent ?? "").replace(/\s+/g, " ").trim();
-        if (first && label.length <= LABEL_CHARS && TEASER_LABEL.test(label) && mostlyLinks(c)) {
-          doomed.push(c);
-          continue;
-        }
-      }
-      if (c.firstElementChild) visit(c);
-    }
-  };
-  visit(root);
+  const doomed = labelledBlocks(root, stats, (label, block) => TEASER_LABEL.test(label) && mostlyLinks(block));
   if (doomed.length === 0) return;
   // On a page whose other text is link cards too (a blog's or a paper's front page), labelled
   // sections of teasers are the page: "Latest articles", "More to explore".
