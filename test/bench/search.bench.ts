@@ -269,13 +269,24 @@ export async function searchBench(): Promise<void> {
     : dbUrl
       ? { kind: "pg", url: dbUrl }
       : { kind: "memory" };
+  // A value that is another option (`--reuse-db --regularisation 0` reads "--regularisation" as the
+  // database's name) or no number is a mistake, not a setting.
+  for (const [name, v] of Object.entries(values))
+    if (typeof v === "string" && v.startsWith("--"))
+      throw new Error(`--${name} took the option ${v} as its value: write --${name}=VALUE, or put --${name} last`);
+  const num = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = values[name];
+    const n = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} takes a number from ${min} to ${max}, not ${raw}`);
+    return n;
+  };
   const o: Opts = {
-    k1: Number(values.k1 ?? 0.9),
-    b: Number(values.b ?? 0.4),
-    titleWeight: Number(values["title-weight"] ?? DEFAULT_RANKING.titleWeight),
-    maxPostingsPerTerm: Number(values["max-postings"] ?? DEFAULT_BM25.maxPostingsPerTerm),
+    k1: num("k1", 0.9, 0, 10),
+    b: num("b", 0.4, 0, 1),
+    titleWeight: num("title-weight", DEFAULT_RANKING.titleWeight, 0, 100),
+    maxPostingsPerTerm: num("max-postings", DEFAULT_BM25.maxPostingsPerTerm, 1, 10_000_000),
     // The weight of the first pages' reordering (regularise.ts); 0 gives BM25's order, to measure its cost.
-    regularisation: Number(values.regularisation ?? DEFAULT_REGULARISATION.weight),
+    regularisation: num("regularisation", DEFAULT_REGULARISATION.weight, 0, 1),
   };
   const tmp = mkdtempSync(join(tmpdir(), "osprey-search-bench-"));
   try {
