@@ -11,8 +11,9 @@
  * one make (listing entries, page-builder sections) widens to all of them (content/listing.ts). In a
  * thread, quotes of posts shown on the page and the chrome repeated in every post go, and on a Q&A
  * page the comments under the question and answers (content/discussion.ts); on shop and listing
- * pages, facet panels (content/facets.ts). Never returns nothing
- * while the page has text: when scoring finds no clear root, <main>, <article> or <body> is used.
+ * pages, facet panels (content/facets.ts); on product pages, customer reviews (content/reviews.ts).
+ * Never returns nothing while the page has text: when scoring finds no clear root, <main>,
+ * <article> or <body> is used.
  * The page's title heading comes back beside the root when the root does not show it
  * (content/title-heading.ts).
  */
@@ -28,6 +29,7 @@ import { pageKind } from "./content/page-kind.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { dropRepeatedBlocks } from "./content/repeats.ts";
+import { dropReviews } from "./content/reviews.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
 import { dropTeaserSections } from "./content/teasers.ts";
@@ -111,6 +113,8 @@ export function extractMainContent(document: Document, url: string): MainContent
   // Labelled sections of linked cards to other pages ("From our blog", "Featured insights").
   dropTeaserSections(chosen, stats);
   if (product && !articleLike) dropBuyBox(chosen, stats);
+  // Customer reviews: prose about the product, kept by the first pass, not its description.
+  if (product && !discussion) dropReviews(chosen, stats);
   // Strips of other products on a product page; on a category page all but its own grid.
   if (((product && !collection) || shopGrid) && !discussion)
     dropCarousels(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null, shopGrid);
