@@ -238,7 +238,11 @@ function trimArticleHead(root: Element, stats: StatsMap): void {
       const headline = tag === "h1" || tag === "h2" || tag === "h3";
       const dateline = s.chars < 160 && (DATELINE.test(text) || DATE_TOKEN.test(text) || s.linkChars > 0.5 * s.chars);
       if (headline || dateline || (!HEADING_TAGS.has(tag) && s.chars < 60)) doomed.push(c);
-      else return true;
+      // A prose-free block holding the headline is the article's header (headline, a standfirst
+      // set as a heading, dates), too long in all for a dateline: its parts are judged one by one.
+      else if (c.firstElementChild && c.querySelector("h1")) {
+        if (visit(c)) return true;
+      } else return true;
     }
     return false;
   };
