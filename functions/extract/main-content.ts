@@ -23,7 +23,7 @@ import { expandCore, findCore } from "./content/core.ts";
 import { dropPostChrome, dropQuotedPosts, dropThreadNotices, postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
 import { dropFacetPanels } from "./content/facets.ts";
-import { widenToGrid } from "./content/listing.ts";
+import { isListPage, widenToGrid } from "./content/listing.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
@@ -127,6 +127,8 @@ export function extractMainContent(document: Document, url: string): MainContent
     grids: !articleLike || shopGrid || listing,
     shop: shopGrid,
     forms: !discussion && !product,
+    // An article that is an index of links ("List of ..."): its lists are what it says.
+    lists: articleLike && !discussion && !product && isListPage(chosen, stats),
   });
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
   dropRepeatedBlocks(chosen, stats);

@@ -72,6 +72,8 @@ export interface CleanupOptions {
   shop: boolean;
   /** Forms without prose go (not on threads and product pages, whose posts and options sit in forms). */
   forms?: boolean;
+  /** A list article (an index of links under a short intro): its link lists are the content and stay. */
+  lists?: boolean;
 }
 
 export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOptions): void {
@@ -93,6 +95,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         s.linkChars > 0.6 * s.chars &&
         s.score < 0 &&
         !inItem &&
+        !opts.lists &&
         !items?.has(c) &&
         (opts.article || c.querySelectorAll("a").length >= 3);
       const caption =

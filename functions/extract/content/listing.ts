@@ -105,3 +105,29 @@ export function holdsEntries(el: Element, stats: StatsMap): boolean {
   }
   return false;
 }
+
+/** On a list page, lists of links hold at least this share of the root's text... */
+const LIST_SHARE = 0.5;
+/** ...and prose at most this share (an article's link lists are asides to its prose). */
+const LIST_PROSE = 0.3;
+/** A list of links: link text is more than this share of it (as for cleanup's link lists). */
+const LIST_LINKS = 0.6;
+
+/**
+ * A list article: an index of links under a short intro ("List of programming languages", a
+ * glossary of linked terms). The cleanup drops link lists inside an article as furniture; here
+ * they are the text. The root's text lies mostly in outermost lists that are nothing but links,
+ * and little of it reads as prose.
+ */
+export function isListPage(root: Element, stats: StatsMap): boolean {
+  const s = stats.get(root);
+  if (!s || s.chars === 0 || s.prose > LIST_PROSE * s.chars) return false;
+  let inLists = 0;
+  for (const list of root.querySelectorAll("ul, ol")) {
+    const outer = list.parentElement?.closest("ul, ol");
+    if (outer && root.contains(outer)) continue;
+    const ls = stats.get(list);
+    if (ls && ls.prose === 0 && ls.linkChars > LIST_LINKS * ls.chars) inLists += ls.chars;
+  }
+  return inLists >= LIST_SHARE * s.chars;
+}
