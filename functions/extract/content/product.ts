@@ -1,8 +1,9 @@
 /**
  * Product pages: the buy box holds the product name (h1); the description and specifications
  * often sit in sections further down the page, outside it. The root is the smallest element
- * holding the name and the prose core, grown (on shop pages, not article-like ones) while each
- * step adds mostly prose. Purchase forms inside it go: options, quantity, "add to cart".
+ * holding the name and the prose core, grown (on shop pages, not article-like ones) to the
+ * highest ancestor whose added text is mostly prose. Purchase forms inside it go: options,
+ * quantity, "add to cart".
  */
 
 import { statsParent } from "./core.ts";
@@ -24,19 +25,22 @@ export function productRoot(core: Element, best: Element, stats: StatsMap, grow:
   return grow ? growProse(root ?? best, best, stats) : (root ?? best);
 }
 
-/** Walks up towards `limit` while each step adds mostly prose with few links (description sections). */
+/**
+ * The highest ancestor up to `limit` whose text beyond `start`'s is mostly prose with few links:
+ * the description sections. Judged from `start` rather than step by step, since a step that adds
+ * the gallery or a spec list (no prose) often lies between the buy box and the description below.
+ */
 function growProse(start: Element, limit: Element, stats: StatsMap): Element {
-  let el = start;
-  while (el !== limit) {
-    const parent = statsParent(el, limit, stats);
-    const a = stats.get(el);
-    const b = parent ? stats.get(parent) : undefined;
-    if (!parent || !a || !b) break;
+  const a = stats.get(start);
+  if (!a) return start;
+  let found = start;
+  for (let el = statsParent(start, limit, stats); el; el = el === limit ? null : statsParent(el, limit, stats)) {
+    const b = stats.get(el);
+    if (!b) break;
     const chars = b.chars - a.chars;
-    if (chars > 0 && (b.prose - a.prose < GROW_PROSE * chars || b.linkChars - a.linkChars > GROW_LINKS * chars)) break;
-    el = parent;
+    if (chars === 0 || (b.prose - a.prose >= GROW_PROSE * chars && b.linkChars - a.linkChars <= GROW_LINKS * chars)) found = el;
   }
-  return el;
+  return found;
 }
 
 /** The buy box's purchase forms (option pickers, quantity): what they hold is not the description. */

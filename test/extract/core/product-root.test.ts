@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const text = (html: string) => extractMainText(html, "https://shop.example.com/p/studio-mic").text;
+const PRODUCT_LD = `<script type="application/ld+json">{"@type":"Product","name":"Studio Mic"}</script>`;
+
+/** The buy box: the name and a list of selling points (where the prose core lands). */
+const buyBox = `<div class="buy"><h1>Studio Mic</h1><div class="price">$249.00</div><ul class="points">
+  ${["Large capsule, warm tone.", "Low self-noise, clean takes.", "Cardioid pattern, tight pickup.", "Metal body, built to last.", "USB and XLR, both included.", "Shock mount, in the box."].map((p) => `<li>${p}</li>`).join("")}
+  </ul></div>`;
+/** A spec table beside the buy box: text, no prose. */
+const specs = `<table class="specs">${["Capsule|1 inch", "Pattern|Cardioid", "Self-noise|4 dBA", "Output|XLR and USB-C", "Weight|326 g", "Colour|Black"].map((r) => `<tr><th>${r.split("|")[0]}</th><td>${r.split("|")[1]}</td></tr>`).join("")}</table>`;
+/** The description further down: sections of prose, each in its page builder's wrappers. */
+const story = (topics: string[]) =>
+  topics
+    .map(
+      (t) =>
+        `<section class="block"><div class="wrap"><div class="inner"><h3>About the ${t}</h3>${para(t, 2)}</div></div></section>`,
+    )
+    .join("");
+
+describe("product root", () => {
+  it("reaches the description sections below a non-prose block (spec table beside the buy box)", () => {
+    const html = `<html><head>${PRODUCT_LD}</head><body><main><div class="top"><div class="row">${buyBox}${specs}</div></div>
+      <div class="rich">${story(["capsule", "preamp", "housing"])}</div></main></body></html>`;
+    const t = text(html);
+    for (const want of ["Studio Mic", "Low self-noise", "Cardioid", "how the capsule works", "how the housing works"])
+      expect(t).toContain(want);
+  });
+
+  it("does not grow over blocks that are mostly links (teasers of other pages below the product)", () => {
+    const teasers = ["Mic placement guide", "Home studio on a budget", "Podcast setup in ten minutes", "Choosing a preamp"]
+      .map(
+        (t, i) =>
+          `<li class="teaser"><a href="/blog/${i}">${t}: read the whole story on our blog, with photos and sound samples</a></li>`,
+      )
+      .join("");
+    const html = `<html><head>${PRODUCT_LD}</head><body><main><div class="top"><div class="row">${buyBox}${specs}</div></div>
+      <div class="more"><ul class="teasers">${teasers}</ul></div></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("Low self-noise");
+    expect(t).not.toContain("Home studio on a budget");
+  });
+});
