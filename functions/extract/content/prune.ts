@@ -17,9 +17,14 @@ const HIDDEN_CLASS =
 /** Furniture whatever its text: matched anywhere in class or id. */
 const STRONG =
   /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share(?![a-z])|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|side-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|(?<!(with|has|no)-)reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas|facet|filters?-?(panel|bar|drawer|form|sidebar)/;
-/** Furniture even when it holds prose (tickers, consent texts, an author's bio box and legal fine print read like paragraphs). */
+/**
+ * Furniture even when it holds prose (tickers, consent texts, an author's bio box and legal fine
+ * print read like paragraphs). An author's bio goes by many names: a BEM element of an author or
+ * contributor card ("mntl-author-tooltip__bio", "author__bio", "contrib-full-bio"), the Simple
+ * Author Box plugin ("saboxplugin-"), a theme's "post-author" block under the post.
+ */
 const ALWAYS =
-  /ticker|breaking-?news|marquee|consent|jdgm-|judgeme|yotpo|okendo|stamped-|trustpilot|review-?list|reviews-?(widget|list|container|section|wrapper)|author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|bio-?box|disclaimer|fine-?print|(^|[\s_-])legal([\s_-]|$)/;
+  /ticker|breaking-?news|marquee|consent|jdgm-|judgeme|yotpo|okendo|stamped-|trustpilot|review-?list|reviews-?(widget|list|container|section|wrapper)|author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|bio-?box|(author|contrib|writer|expert|byline|interviewee)[\w-]*?bio|saboxplugin|(^|[\s_-])post-authors?(\s|$)|disclaimer|fine-?print|(^|[\s_-])legal([\s_-]|$)/;
 /** Consent managers' banners and preference centres. */
 const CONSENT = /consent|gdpr|cookie-?(banner|bar|notice|popup|law|settings|preferences)|cookiebot/;
 /** Furniture when it also reads like one (link-heavy or short): matched on whole words. */
