@@ -12,9 +12,9 @@ const DATELINE = /^(by\s|updated|published|posted|\w+ \d{1,2}, \d{4}|\d{1,2} \w+
 /** A year, a clock time or "ago": short blocks holding one are datelines. */
 const DATE_TOKEN = /\b(19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\bago\b/i;
 
-/** Leftover widget labels: an ad slot's caption, a script-only slideshow's notice. */
+/** Leftover widget labels: an ad slot's caption, a script-only slideshow's notice, a gallery's counter ("Image 1 of 5"). */
 const LABEL =
-  /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?|loading(\.{3}|…)?|(load|show|view|see|read|learn|know|find out|discover) more|click to expand(\.{3}|…)?|(view|see|shop) all|shop now|read (the )?(full )?(article|story)|continue reading|more info|(view|see) details|apply now|improve this (answer|question|post)|add a comment|\d+ likes?|more options|quick (shop|view|add)|add to (cart|bag|basket)|(choose|select) options|skip to (the )?(main )?content|skip navigation|\+\s?\d+|\(\d+\))$/i;
+  /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?|loading(\.{3}|…)?|(load|show|view|see|read|learn|know|find out|discover) more|click to expand(\.{3}|…)?|(view|see|shop) all|shop now|read (the )?(full )?(article|story)|continue reading|more info|(view|see) details|apply now|improve this (answer|question|post)|add a comment|\d+ likes?|more options|quick (shop|view|add)|add to (cart|bag|basket)|(choose|select) options|skip to (the )?(main )?content|skip navigation|\+\s?\d+|\(\d+\)|((image|photo|slide|picture) )?\d+ (of|\/) \d+)$/i;
 
 /** Text that is nothing but unrendered template expressions (Angular, Vue, Handlebars). */
 const TEMPLATE = /^\s*(\{\{[^{}]*\}\}\s*)+$/;
@@ -206,8 +206,12 @@ function dropRelatedBlocks(root: Element, stats: StatsMap): void {
   for (const d of doomed) d.remove();
 }
 
+/**
+ * Also the credits and contact lines a news story ends with: who reported and edited it ("(Reporting
+ * by …; Editing by …)", "… contributed to this report"), where to follow or write to the writer.
+ */
 const NOTE =
-  /newsletter|subscribe|ⓒ|first published|like this story|if you buy something|affiliate|about the author|^source:|sign up|follow (us|her|him|them)|may be reached|reach (us|him|her) at|©|copyright|all rights reserved|support .{0,30} readers|tips? (to|at)|have a tip/i;
+  /newsletter|subscribe|ⓒ|first published|like this story|if you buy something|affiliate|about the author|^source:|sign up|follow (us|her|him|them)|may be reached|reach (us|him|her) at|©|copyright|all rights reserved|support .{0,30} readers|tips? (to|at)|have a tip|^\W*(with |additional )?reporting by\b|^\W*(writing|editing|edited|compiled) by\b|\bcontributed (to )?(this )?(report|reporting|story)\b|^follow\b.{0,80}\b(twitter|facebook|instagram|linkedin|youtube)\b|^(write|email|e-mail) (to )?.{0,60}\bat\b.{0,40}@/i;
 
 /** Short promotional notes after the last paragraph of an article ("Subscribe to…", "Have a tip?"). */
 function dropTrailingNotes(root: Element, stats: StatsMap): void {
