@@ -11,7 +11,8 @@
  * one make (listing entries, page-builder sections) widens to all of them (content/listing.ts). In a
  * thread, quotes of posts shown on the page and the chrome repeated in every post go, and on a Q&A
  * page the comments under the question and answers (content/discussion.ts); on shop and listing
- * pages, facet panels (content/facets.ts); on product pages, customer reviews (content/reviews.ts).
+ * pages, facet panels (content/facets.ts); on product pages, customer reviews (content/reviews.ts)
+ * and shipping and returns panels (content/policies.ts).
  * Never returns nothing while the page has text: when scoring finds no clear root, <main>,
  * <article> or <body> is used.
  * The page's title heading comes back beside the root when the root does not show it
@@ -26,6 +27,7 @@ import { dropFacetPanels } from "./content/facets.ts";
 import { isListPage, widenToGrid } from "./content/listing.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
 import { pageKind } from "./content/page-kind.ts";
+import { dropPolicyPanels } from "./content/policies.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { dropRepeatedBlocks } from "./content/repeats.ts";
@@ -115,6 +117,8 @@ export function extractMainContent(document: Document, url: string): MainContent
   if (product && !articleLike) dropBuyBox(chosen, stats);
   // Customer reviews: prose about the product, kept by the first pass, not its description.
   if (product && !discussion) dropReviews(chosen, stats);
+  // The shop's shipping and returns terms, shown in a panel beside the description.
+  if (product && !discussion) dropPolicyPanels(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null);
   // Strips of other products on a product page; on a category page all but its own grid.
   if (((product && !collection) || shopGrid) && !discussion)
     dropCarousels(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null, shopGrid);

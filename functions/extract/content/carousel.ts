@@ -108,29 +108,14 @@ const SECTION_PROSE = 0.3;
 
 /**
  * Removes the sections a product page titles as other products, whatever their cards look like
- * (cards without prices or links the carousel rule needs). A heading's section is the largest
- * ancestor in which it is the only heading of its rank or above (or, in flat markup, the heading
- * and the siblings up to the next such heading); never one holding the product's name.
+ * (cards without prices or links the carousel rule needs), each with its section (headedSection).
  */
 export function dropOtherProductSections(root: Element, stats: StatsMap, name: Element | null): void {
   const doomed: Element[][] = [];
   for (const h of root.querySelectorAll("h2, h3, h4")) {
     if ((stats.get(h)?.chars ?? 0) > SECTION_HEADING_CHARS) continue;
     if (!OTHER_PRODUCTS_HEADING.test((h.textContent ?? "").trim())) continue;
-    const rank = Number(tagOf(h).slice(1));
-    const peers = Array.from({ length: rank }, (_, i) => `h${i + 1}`).join(", ");
-    let top: Element = h;
-    for (let p = h.parentElement; p && p !== root; p = p.parentElement) {
-      if ((name && p.contains(name)) || p.querySelectorAll(peers).length > 1) break;
-      top = p;
-    }
-    const section = [top];
-    if (top === h)
-      for (let n = h.nextElementSibling; n; n = n.nextElementSibling) {
-        if (HEADING.test(tagOf(n)) && Number(tagOf(n).slice(1)) <= rank) break;
-        if (n.querySelector(peers) || (name && n.contains(name))) break;
-        section.push(n);
-      }
+    const section = headedSection(h, root, name);
     let chars = 0;
     let prose = 0;
     for (const el of section) {
@@ -140,4 +125,27 @@ export function dropOtherProductSections(root: Element, stats: StatsMap, name: E
     if (prose <= SECTION_PROSE * chars) doomed.push(section);
   }
   for (const section of doomed) for (const el of section) el.remove();
+}
+
+/**
+ * The section a heading (h2-h6) titles: the largest ancestor inside `root` in which it is the only
+ * heading of its rank or above, or, in flat markup, the heading and its siblings up to the next
+ * such heading; never anything holding `name` (the product's name).
+ */
+export function headedSection(h: Element, root: Element, name: Element | null): Element[] {
+  const rank = Number(tagOf(h).slice(1));
+  const peers = Array.from({ length: rank }, (_, i) => `h${i + 1}`).join(", ");
+  let top: Element = h;
+  for (let p = h.parentElement; p && p !== root; p = p.parentElement) {
+    if ((name && p.contains(name)) || p.querySelectorAll(peers).length > 1) break;
+    top = p;
+  }
+  const section = [top];
+  if (top === h)
+    for (let n = h.nextElementSibling; n; n = n.nextElementSibling) {
+      if (HEADING.test(tagOf(n)) && Number(tagOf(n).slice(1)) <= rank) break;
+      if (n.querySelector(peers) || (name && n.contains(name))) break;
+      section.push(n);
+    }
+  return section;
 }
