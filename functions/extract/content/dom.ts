@@ -90,10 +90,17 @@ export function tagOf(el: Element): string {
 
 /**
  * What "of one make" means for sibling blocks (listing entries, forum posts, the children the
- * scorer groups): the tag and the first class name.
+ * scorer groups): the tag and the first class name that holds no digit. A class with a number is
+ * often the block's own id (WordPress classes every entry "post-30149 post type-post ..."), and
+ * would make each entry of a listing a make of its own; when every class has one ("col-6"), the
+ * first with its numbers blanked.
  */
 export function makeOf(el: Element): string {
-  return `${tagOf(el)} ${(el.getAttribute("class") ?? "").trim().split(/\s+/, 1)[0]}`;
+  const cls = el.getAttribute("class");
+  if (!cls) return `${tagOf(el)} `;
+  const classes = cls.trim().split(/\s+/);
+  for (const c of classes) if (!/\d/.test(c)) return `${tagOf(el)} ${c}`;
+  return `${tagOf(el)} ${(classes[0] ?? "").replace(/\d+/g, "#")}`;
 }
 
 /** The class and id of an element, lower-cased, as one string for pattern tests. */
