@@ -16,6 +16,21 @@ const DATE_TOKEN = /\b(19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\bago\b/i;
 const LABEL =
   /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?|loading(\.{3}|…)?|(load|show|view|see|read|learn|know|find out|discover) more|click to expand(\.{3}|…)?|(view|see|shop) all|shop now|read (the )?(full )?(article|story)|continue reading|more info|(view|see) details|apply now|improve this (answer|question|post)|add a comment|\d+ likes?|more options|quick (shop|view|add)|add to (cart|bag|basket)|(choose|select) options|skip to (the )?(main )?content|skip navigation|\+\s?\d+|\(\d+\)|((image|photo|slide|picture) )?\d+ (of|\/) \d+)$/i;
 
+const MONTH =
+  "(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?)\\.?";
+const PREFIX = "((published|updated|posted|last updated|modified)( on| at)?:? *)";
+const READ = "\\d+ min(ute)?s? read";
+const DAY = "((mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?,? )?";
+const TIME = "([,|•·–-]? *(at )?\\d{1,2}[:.]\\d{2}(:\\d{2})?( ?[ap]\\.?m\\.?)?( [a-z]{2,4})?,?)";
+const DATE = `(${DAY}(${MONTH} \\d{1,2}(st|nd|rd|th)?,? \\d{4}|\\d{1,2}(st|nd|rd|th)? ${MONTH},? \\d{4}|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}/\\d{1,2}/\\d{2,4}))`;
+/**
+ * A block that is nothing but a date (and its time), an update time or a reading time ("November
+ * 19, 2019, 9:02 AM", "Updated at 1:23 p.m.", "5 min read"): an article's dateline repeated in the
+ * body or left between its paragraphs, never its prose. A bare time stays: it heads a live blog's
+ * entries ("7:30 p.m."), and a table's "-12.99" reads like one.
+ */
+const DATE_ONLY = new RegExp(`^(${PREFIX}?${DATE} *${TIME}?( *[|•·–-]? *${READ})?|${PREFIX}${TIME}|${READ})$`, "i");
+
 /** Text that is nothing but unrendered template expressions (Angular, Vue, Handlebars). */
 const TEMPLATE = /^\s*(\{\{[^{}]*\}\}\s*)+$/;
 const QUICK_BUY = /(^|[\s_-])quick-?(shop|add|view|buy)/;
@@ -104,7 +119,10 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
           (CAPTION.test((c.getAttribute("class") ?? "").toLowerCase()) && !c.querySelector("img, picture")));
       const short = s !== undefined && s.chars > 0 && s.chars < 500 ? (c.textContent ?? "") : "";
       // A leftover widget label, or a template expression a script never filled in ("{{ errors[1].message }}").
-      const label = ((s?.chars ?? 0) < 40 && LABEL.test(short.trim())) || TEMPLATE.test(short);
+      const label =
+        ((s?.chars ?? 0) < 40 && LABEL.test(short.trim())) ||
+        TEMPLATE.test(short) ||
+        (opts.article && (s?.chars ?? 0) < 80 && short.trim() !== "" && DATE_ONLY.test(short.trim().replace(/\s+/g, " ")));
       const cookieNote = s !== undefined && s.prose < 500 && (COOKIE_NOTE.test(short) || NO_SCRIPT.test(short.trim()));
       // In an article a figure keeps its image; its text (caption, credit) is not the story's.
       const figureText =
