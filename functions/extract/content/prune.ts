@@ -258,6 +258,10 @@ export function pruneDocument(body: Element): PruneResult {
           !bareMenu(c, tag, chars) &&
           !pageFooter(c, tag, inArticle) &&
           !consentPanel(c);
+        // A layout wrapper named for its sidebar (Genesis themes' "content-sidebar-wrap", an
+        // off-canvas menu's page wrapper) holds the page's <main>: it is the page, with the
+        // sidebar inside it (pruned on its own below). A sidebar never holds the main element.
+        const layout = byClass && c.querySelector("main, [role=main]") !== null;
         if (kind === "comment") {
           // Comment sections can outweigh the article: only a heading or article body inside saves them.
           if (!c.querySelector("h1, [itemprop=articleBody]")) {
@@ -267,6 +271,7 @@ export function pruneDocument(body: Element): PruneResult {
           }
         } else if (
           !wrapper &&
+          !layout &&
           (kind === "strong" || chars < 200 || (linkChars > 0.4 * chars && !(chars >= 1000 && c.querySelector(PRODUCT_ITEM))))
         ) {
           doomed.push(c);
