@@ -252,7 +252,7 @@ export function pruneDocument(body: Element): PruneResult {
       if (kind) {
         const { chars, linkChars } = measured.get(c) ?? textStats(c);
         // Wrappers holding most of the page, or much prose, are not furniture, whatever they are called.
-        const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c));
+        const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c)) && !namedSidebar(c);
         const wrapper =
           ((chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars)) &&
           !bareMenu(c, tag, chars) &&
@@ -318,4 +318,17 @@ function pageFooter(el: Element, tag: string, inArticle: boolean): boolean {
  */
 function consentPanel(el: Element): boolean {
   return CONSENT.test(classAndId(el)) && el.querySelector("h1, main, [role=main]") === null;
+}
+
+/** A class or id that is the word "sidebar" itself, not a wrapper's "has-sidebar" or "sidebar-layout". */
+const SIDEBAR_NAME = /(^|\s)sidebar(\s|$)/;
+
+/**
+ * An element named "sidebar" and nothing more (id="sidebar", class="sidebar") is the page's side
+ * column whatever prose it holds: a review widget, an "about us" blurb or a newsletter pitch read
+ * like paragraphs. Only one that holds the page's h1, main or article is the page itself.
+ */
+function namedSidebar(el: Element): boolean {
+  if (el.getAttribute("id") !== "sidebar" && !SIDEBAR_NAME.test(el.getAttribute("class") ?? "")) return false;
+  return el.querySelector("h1, main, article, [role=main]") === null;
 }
