@@ -30,7 +30,7 @@ import { pageKind } from "./content/page-kind.ts";
 import { dropPolicyPanels } from "./content/policies.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
-import { dropRepeatedBlocks } from "./content/repeats.ts";
+import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
 import { dropReviews } from "./content/reviews.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
@@ -136,6 +136,8 @@ export function extractMainContent(document: Document, url: string): MainContent
   });
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
   dropRepeatedBlocks(chosen, stats);
+  // A card of a grid that prints its name or price twice (a shop theme's two layouts of one card).
+  if (!articleLike || shopGrid || listing) dropCardCopies(chosen, stats);
   const found = textStats(chosen).chars > 0 ? chosen : body;
   return { root: found, title: titleForRoot(titleHeading, found, stats) };
 }

@@ -69,3 +69,50 @@ function partOfItems(a: Element, b: Element, stats: StatsMap): boolean {
   // Items as long as each other are copies too (a layout's variants too big to compare whole).
   return (stats.get(itemA)?.chars ?? 0) !== (stats.get(itemB)?.chars ?? 0);
 }
+
+/** Cards of a grid: at least this many siblings of one make, each at most CARD_CHARS of text. */
+const CARDS_MIN = 4;
+const CARD_CHARS = 600;
+/** Table rows and definition lists repeat values on purpose ("Yes", "Yes"). */
+const NOT_CARDS = new Set(["tr", "tbody", "thead", "table", "dl", "dt", "dd"]);
+
+/**
+ * Cards that print their text twice: shop themes ship a card's name once over the image (shown
+ * when it has none) and once under it, the regular and the sale price both, a link over the whole
+ * card labelled with the name. A reader sees one; style sheets hide the other. Inside one card of
+ * a grid, an element whose text equals that of an earlier element of the card (not one around it)
+ * is such a copy and goes.
+ */
+export function dropCardCopies(root: Element, stats: StatsMap): void {
+  const doomed: Element[] = [];
+  for (const [el, s] of stats) {
+    if (el.childElementCount < CARDS_MIN || s.chars === 0 || !root.contains(el)) continue;
+    const makes = new Map<string, Element[]>();
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      const cs = stats.get(c);
+      if (!cs || cs.chars === 0 || cs.chars > CARD_CHARS || NOT_CARDS.has(tagOf(c)) || !c.querySelector("a[href]")) continue;
+      const m = makeOf(c);
+      const g = makes.get(m);
+      if (g) g.push(c);
+      else makes.set(m, [c]);
+    }
+    for (const cards of makes.values()) if (cards.length >= CARDS_MIN) for (const card of cards) cardCopies(card, doomed);
+  }
+  for (const d of doomed) d.remove();
+}
+
+function cardCopies(card: Element, doomed: Element[]): void {
+  const seen = new Map<string, Element>();
+  let skip: Element | null = null;
+  for (const el of card.querySelectorAll("*")) {
+    if (skip?.contains(el) || REPEAT_TAGS.has(tagOf(el))) continue;
+    const key = (el.textContent ?? "").replace(/\s+/g, " ").trim().toLowerCase();
+    // A lone symbol (the "$" set apart from a price's digits) is no copy of anything.
+    if (!/[\p{L}\p{N}]/u.test(key)) continue;
+    const first = seen.get(key);
+    if (first && !first.contains(el) && !refrain(first, el)) {
+      doomed.push(el);
+      skip = el;
+    } else if (!first) seen.set(key, el);
+  }
+}
