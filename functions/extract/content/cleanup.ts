@@ -251,7 +251,13 @@ function trimArticleHead(root: Element, stats: StatsMap): void {
   const visit = (el: Element): boolean => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       const s = stats.get(c);
-      if (!s || s.chars === 0) continue;
+      if (!s) {
+        // An inline element ahead of the text (a section kicker link, "NEWS"): a short label.
+        const t = c.textContent?.trim() ?? "";
+        if (t.length > 0 && t.length < 60) doomed.push(c);
+        continue;
+      }
+      if (s.chars === 0) continue;
       if (s.prose > 0) {
         // Descend into the first container holding prose; stop at the prose block itself.
         if (s.ownPlain >= 80 || !c.firstElementChild) return true;

@@ -40,3 +40,21 @@ describe("the head of an article", () => {
     expect(t).toContain("how the harbour works");
   });
 });
+
+describe("inline labels ahead of an article's text", () => {
+  const body = `<div class="body">${para("harbour", 4)}${para("pier", 4)}${para("quay", 4)}</div>`;
+
+  it("drops a section kicker set as a bare link or span before the headline", () => {
+    const t = text(
+      `<main><article><a class="article__category" href="/news">NEWS</a><h1>Harbour reopens after the storm</h1>${body}</article></main>`,
+    );
+    expect(t).toContain("how the harbour works");
+    expect(t).not.toContain("NEWS");
+  });
+
+  it("keeps a longer inline note there (an editor's note)", () => {
+    const note = "<em>Editor's note: this story was updated on Tuesday with the harbour master's reply to the report.</em>";
+    const t = text(`<main><article>${note}<h1>Harbour reopens after the storm</h1>${body}</article></main>`);
+    expect(t).toContain("Editor's note");
+  });
+});
