@@ -20,7 +20,7 @@
  */
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
-import { expandCore, findCore } from "./content/core.ts";
+import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropPostChrome, dropQuotedPosts, dropThreadNotices, postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
 import { dropFacetPanels } from "./content/facets.ts";
@@ -39,6 +39,8 @@ import { findTitleHeading, titleForRoot } from "./content/title-heading.ts";
 
 /** The prose core is trusted on any page when it holds this share of the best subtree's prose. */
 const CORE_SHARE = 0.6;
+/** An article's root holds at least this share of the page's prose; less, and the page is sections. */
+const SECTIONS_SHARE = 0.3;
 
 export interface MainContent {
   /** The element holding the main content. */
@@ -74,6 +76,7 @@ export function extractMainContent(document: Document, url: string): MainContent
   const core = findCore(stats);
   let root = best;
   let article = false;
+  let sections = false;
   // Shop and category pages keep the best-scoring subtree: their grid is the content, not prose.
   if (!discussion && !shopGrid && core && best !== core.el && best.contains(core.el)) {
     // An article element around the core bounds it: what lies outside is page furniture.
@@ -88,6 +91,14 @@ export function extractMainContent(document: Document, url: string): MainContent
     } else if (coreProse > 0 && (articleLike || coreProse >= CORE_SHARE * bestProse)) {
       root = expandCore(core, best, stats, articleLike);
       article = articleLike;
+      // A page typed as an article (CMSs type every page so) whose article-bounded root holds a
+      // small share of the prose is a page of many sections (a service or landing page): it
+      // grows as pages do, over the sections, and is cleaned as a page.
+      if (articleLike && (stats.get(root)?.prose ?? 0) < SECTIONS_SHARE * bestProse) {
+        root = expandFrom(root, best, stats, false);
+        article = false;
+        sections = true;
+      }
     }
   }
   // A root inside one block of many of one make (a listing's entry, a page builder's section)
@@ -125,10 +136,10 @@ export function extractMainContent(document: Document, url: string): MainContent
   // Sections a product page titles as other products ("Similar items"), whatever their cards.
   if (product && !discussion) dropOtherProductSections(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null);
   // Filter panels of category and search pages ("Filters", "Refine by": brands, prices, sizes).
-  if (!articleLike || shopGrid || listing) dropFacetPanels(chosen, stats);
+  if (!articleLike || sections || shopGrid || listing) dropFacetPanels(chosen, stats);
   cleanupRoot(chosen, stats, {
-    article: article || (articleLike && !discussion && !product && !listing),
-    grids: !articleLike || shopGrid || listing,
+    article: article || (articleLike && !sections && !discussion && !product && !listing),
+    grids: !articleLike || sections || shopGrid || listing,
     shop: shopGrid,
     forms: !discussion && !product,
     // An article that is an index of links ("List of ..."): its lists are what it says.
