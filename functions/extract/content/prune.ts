@@ -14,9 +14,13 @@ const MOBILE_ONLY = /(^|\s)(md|lg):hidden(\s|$)/;
 const HIDDEN_CLASS =
   /(^|\s)(sr-only|screen-reader-text|visually-hidden|visuallyhidden|skip-link|hidden|hide|is-hidden|invisible|u-hidden)(\s|$)/;
 
-/** Furniture whatever its text: matched anywhere in class or id. */
+/**
+ * Furniture whatever its text: matched anywhere in class or id. Testimonials are not in it: on a
+ * service or landing page the customers' quotes are part of what the page says (a shop's review
+ * widgets are named apart, below).
+ */
 const STRONG =
-  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share(?![a-z])|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|side-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|(?<!(with|has|no)-)reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|testimonial|offcanvas|off-canvas|facet|filters?-?(panel|bar|drawer|form|sidebar)/;
+  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share(?![a-z])|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|side-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|(?<!(with|has|no)-)reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|offcanvas|off-canvas|facet|filters?-?(panel|bar|drawer|form|sidebar)/;
 /**
  * Furniture even when it holds prose (tickers, consent texts, an author's bio box and legal fine
  * print read like paragraphs). An author's bio goes by many names: a BEM element of an author or
