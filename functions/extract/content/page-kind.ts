@@ -4,8 +4,13 @@
  * get prose-dense selection and head trimming, products are bounded by name and description.
  */
 
+/**
+ * Forum URLs: a forum host, or a thread's path. /t/ and /topic/ name a thread only with its number
+ * (Discourse's /t/title/931828, Invision's /topic/188682-title/): without one they are a news
+ * site's topic index, a guide's /topics/ section or a shop's category.
+ */
 const DISCUSSION_URL =
-  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|\/r\/[^/]+\/comments\//i;
+  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:threads?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|\/(?:t|topics?)\/(?:[^?#]*\/)?\d|\/r\/[^/]+\/comments\//i;
 const DISCUSSION_TYPE = /DiscussionForumPosting|QAPage/;
 const ARTICLE_TYPE =
   /"@type"\s*:\s*"(?:News|Blog|Scholarly|Tech|Reportage|Opinion)?Article"|"BlogPosting"|"ReportageNewsArticle"|"OpinionNewsArticle"/;
