@@ -4,8 +4,9 @@
  * rendered in the requested format with links of the same scope.
  */
 
+import { textStats } from "./content/dom.ts";
 import { detectLanguage } from "./language.ts";
-import { extractMainContent } from "./main-content.ts";
+import { extractMainContent, type MainContent } from "./main-content.ts";
 import { extractMetadata } from "./metadata.ts";
 import { toCleanHtml } from "./output/clean-html.ts";
 import { collectImageLinks, collectLinks } from "./output/links.ts";
@@ -31,19 +32,32 @@ export function extractMainText(
   const document = parseDocument(html);
   // Metadata first: main-content extraction removes furniture from the document.
   const metadata = extractMetadata(document);
-  const found = extractMainContent(document, url);
+  const found = findMainContent(document, url, () => parseDocument(html));
   const text = found ? toPlainText(found.root) : "";
   if (!metadata.language && text) metadata.language = detectLanguage(text);
   const title = found?.title ? (found.title.textContent ?? "").replace(/\s+/g, " ").trim() : null;
   return { metadata, root: found?.root ?? null, text, title };
 }
 
+/**
+ * The main content of `document`. The cleanup inside the chosen element can misread a page and
+ * remove every block of it (a portfolio page typed as an article whose text is all filter links, a
+ * shop page whose every block scores as furniture): then a fresh parse (`reparse`) is read again
+ * without that cleanup, since the page's text unfiltered serves better than an `empty_content`
+ * error for a page that has text. Pages that have none still find none.
+ */
+function findMainContent(document: Document, url: string, reparse: () => Document): MainContent | null {
+  const found = extractMainContent(document, url);
+  if (!found || textStats(found.root).chars > 0) return found;
+  return extractMainContent(reparse(), url, false);
+}
+
 /** Roots that can hold a heading as their first child; any other (a <p>, a <td>) is wrapped. */
 const SECTIONING = new Set(["BODY", "MAIN", "ARTICLE", "SECTION", "DIV"]);
 
 /** The main content with its title heading in front. */
-function mainContent(document: Document, url: string): Element | null {
-  const found = extractMainContent(document, url);
+function mainContent(document: Document, url: string, reparse: () => Document): Element | null {
+  const found = findMainContent(document, url, reparse);
   if (!found) return null;
   const { root, title } = found;
   if (!title) return root;
@@ -51,7 +65,7 @@ function mainContent(document: Document, url: string): Element | null {
     root.insertBefore(title, root.firstChild);
     return root;
   }
-  const wrap = document.createElement("div");
+  const wrap = root.ownerDocument.createElement("div");
   root.parentNode.insertBefore(wrap, root);
   wrap.append(title, root);
   return wrap;
@@ -75,6 +89,12 @@ export function extractHtml(html: string, opts: ExtractOptions): ExtractOutcome 
   const typing = opts.forIndex ? classifyPage(document, opts.url) : undefined;
   let root: Element | null;
   let unmatched: string[] = [];
+  // A fresh copy of the page with the same exclusions, for a second reading (findMainContent).
+  const reparse = () => {
+    const fresh = parseDocument(html);
+    applySelectors(fresh, undefined, opts.excludeSelectors);
+    return fresh;
+  };
   if (opts.includeSelectors?.length || opts.excludeSelectors?.length) {
     // Rule 5: exclusions first; rule 3: an include scope bypasses boilerplate removal.
     const scoped = applySelectors(document, opts.includeSelectors, opts.excludeSelectors);
@@ -87,8 +107,8 @@ export function extractHtml(html: string, opts: ExtractOptions): ExtractOutcome 
       };
     }
     unmatched = scoped.unmatched;
-    root = scoped.root ?? mainContent(document, opts.url);
-  } else root = mainContent(document, opts.url);
+    root = scoped.root ?? mainContent(document, opts.url, reparse);
+  } else root = mainContent(document, opts.url, reparse);
   if (!root) return { ok: false, error: "empty_content" };
   const plain = toPlainText(root);
   if (plain.trim().length === 0) return { ok: false, error: "empty_content" };

@@ -51,9 +51,12 @@ export interface MainContent {
 
 /**
  * Returns the element holding the page's main content (the document is modified: furniture is
- * removed) and the title heading it lacks, or null when the page has no text at all.
+ * removed) and the title heading it lacks, or null when the page has no text at all. With `clean`
+ * false the chosen element comes back as the scoring chose it, without the cleanup inside it
+ * (furniture, calls to action, teasers...): for a second reading when the cleanup left nothing
+ * (see extract.ts).
  */
-export function extractMainContent(document: Document, url: string): MainContent | null {
+export function extractMainContent(document: Document, url: string, clean = true): MainContent | null {
   const body = document.body ?? document.documentElement;
   if (!body) return null;
   const kind = pageKind(document, url);
@@ -116,6 +119,7 @@ export function extractMainContent(document: Document, url: string): MainContent
   if (discussion && root === body) root = postsRoot(body, stats) ?? root;
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
+  if (!clean) return { root: chosen, title: titleForRoot(titleHeading, chosen, stats) };
   if (discussion) {
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);
