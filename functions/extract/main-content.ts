@@ -26,6 +26,7 @@ import { textStats } from "./content/dom.ts";
 import { dropFacetPanels } from "./content/facets.ts";
 import { isListPage, widenToGrid } from "./content/listing.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
+import { ownPostBesidePosts } from "./content/own-post.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropPolicyPanels } from "./content/policies.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
@@ -86,7 +87,12 @@ export function extractMainContent(document: Document, url: string, clean = true
     const articleEl = core.el.closest("article, [itemprop=articleBody]");
     const coreProse = stats.get(core.el)?.prose ?? 0;
     const bestProse = stats.get(best)?.prose ?? 0;
-    if (articleEl && best.contains(articleEl) && isLoneArticle(articleEl, best, stats)) {
+    // A post beside a block of other posts that outweighs it is the root (content/own-post.ts).
+    const ownPost = ownPostBesidePosts(core.el, best, stats);
+    if (ownPost) {
+      root = ownPost;
+      article = true;
+    } else if (articleEl && best.contains(articleEl) && isLoneArticle(articleEl, best, stats)) {
       root = expandCore(core, articleEl, stats, true);
       article = true;
     } else if (product) {
