@@ -35,6 +35,7 @@ import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
 import { dropReviews } from "./content/reviews.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
+import { dropTagLists } from "./content/tag-lists.ts";
 import { dropTeaserSections } from "./content/teasers.ts";
 import { findTitleHeading, titleForRoot } from "./content/title-heading.ts";
 
@@ -135,6 +136,7 @@ export function extractMainContent(document: Document, url: string, clean = true
   dropOtherThreads(chosen, stats);
   // Labelled sections of linked cards to other pages ("From our blog", "Featured insights").
   dropTeaserSections(chosen, stats);
+  dropTagLists(chosen);
   if (product && !articleLike) dropBuyBox(chosen, stats);
   // Customer reviews: prose about the product, kept by the first pass, not its description.
   if (product && !discussion) dropReviews(chosen, stats);
