@@ -34,6 +34,7 @@ import { pruneDocument } from "./content/prune.ts";
 import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
 import { dropReviews } from "./content/reviews.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
+import { dropStandfirst } from "./content/standfirst.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
 import { dropTagLists } from "./content/tag-lists.ts";
 import { dropTeaserSections } from "./content/teasers.ts";
@@ -137,6 +138,8 @@ export function extractMainContent(document: Document, url: string, clean = true
   // Labelled sections of linked cards to other pages ("From our blog", "Featured insights").
   dropTeaserSections(chosen, stats);
   dropTagLists(chosen);
+  // A story's standfirst that repeats the description; a landing page's hero line does too, and stays.
+  if (articleLike && !discussion) dropStandfirst(chosen);
   if (product && !articleLike) dropBuyBox(chosen, stats);
   // Customer reviews: prose about the product, kept by the first pass, not its description.
   if (product && !discussion) dropReviews(chosen, stats);
