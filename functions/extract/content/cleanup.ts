@@ -236,13 +236,41 @@ function dropTrailingNotes(root: Element, stats: StatsMap): void {
   let el: Element | null = root;
   while (el) {
     let last: Element | null = el.lastElementChild;
-    while (last && (stats.get(last)?.chars ?? 0) === 0) last = last.previousElementSibling;
+    // Stats are the first reading's: a block whose text the cleanup above removed is empty now.
+    while (last && ((stats.get(last)?.chars ?? 0) === 0 || (last.textContent ?? "").trim() === ""))
+      last = last.previousElementSibling;
     if (!last) return;
     const s = stats.get(last);
     if (s && s.chars < 250 && NOTE.test(last.textContent ?? "")) last.remove();
+    else if (s && dropNoteAbove(last, stats)) continue;
     else if (s && s.prose > 0 && last.firstElementChild && s.ownPlain < 80) el = last;
     else return;
   }
+}
+
+/** Short lines without prose that may follow a closing note ("Listen live at 12:45 weekdays"). */
+const AFTER_NOTE_CHARS = 120;
+const AFTER_NOTE_MAX = 2;
+
+/**
+ * A closing note ("Follow X on Twitter and YouTube.") followed by one or two short lines without
+ * prose (a show's air times, "Image credit: …"): the note and the lines after it go. Returns
+ * whether they went.
+ */
+function dropNoteAbove(last: Element, stats: StatsMap): boolean {
+  const after: Element[] = [];
+  for (let el: Element | null = last; el; el = el.previousElementSibling) {
+    const s = stats.get(el);
+    if (!s || s.chars === 0) continue;
+    if (after.length > 0 && s.chars < 250 && NOTE.test(el.textContent ?? "")) {
+      for (const a of after) a.remove();
+      el.remove();
+      return true;
+    }
+    if (after.length >= AFTER_NOTE_MAX || s.prose > 0 || s.chars > AFTER_NOTE_CHARS) return false;
+    after.push(el);
+  }
+  return false;
 }
 
 /** Removes the headline and short dateline/byline blocks that precede the first paragraph of prose. */
