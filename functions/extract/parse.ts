@@ -1,4 +1,5 @@
 import { parseHTML } from "linkedom";
+import "./unscripted-nodes.ts";
 
 /**
  * Parses an HTML string into a DOM document (linkedom: no layout, no scripts, fast).
