@@ -20,6 +20,27 @@ const VERBATIM = /\u0003(\d+)\u0004/g;
 const WHITESPACE = / \s+|[^\S ]\s*/g;
 
 /**
+ * A seam between two words: a lower-case letter or a digit, then an upper-case letter
+ * ("SportivaAragon", "$108MSRP"), or a capital then a capitalised word ("SQLData").
+ */
+const SEAM_LOWER = /[\p{Ll}\p{N}]$/u;
+const SEAM_UPPER = /\p{Lu}$/u;
+const NEXT_UPPER = /^\p{Lu}/u;
+const NEXT_WORD = /^\p{Lu}\p{Ll}/u;
+
+/** True when the text ending at parts[end] and the text starting at parts[start] meet mid-word. */
+function runTogether(parts: string[], end: number, start: number): boolean {
+  let i = end;
+  while (i >= 0 && parts[i] === "") i--;
+  let j = start;
+  while (j < parts.length && parts[j] === "") j++;
+  const left = parts[i];
+  const right = parts[j];
+  if (left === undefined || right === undefined) return false;
+  return SEAM_LOWER.test(left) ? NEXT_UPPER.test(right) : SEAM_UPPER.test(left) && NEXT_WORD.test(right);
+}
+
+/**
  * Block-aware plain text of `root`: one line per block (paragraph, heading, list item, table row),
  * inline whitespace collapsed to single spaces, table cells separated by tabs, `<pre>` kept verbatim,
  * scripts, styles and other non-content elements left out. Used for `text_length` and by the
@@ -29,16 +50,33 @@ export function toPlainText(root: Element): string {
   const parts: string[] = [];
   const verbatim: string[] = [];
   const walk = (node: Node): void => {
+    // The part that ends the inline element just before this node, when nothing came between.
+    let afterInline = -1;
     for (let n = node.firstChild; n; n = n.nextSibling) {
       if (isText(n)) {
         const v = n.nodeValue;
-        if (v) parts.push(v);
+        if (v) {
+          parts.push(v);
+          afterInline = -1;
+        }
         continue;
       }
       if (n.nodeType !== ELEMENT_NODE) continue;
       const el = n as Element;
       if (isSkipped(el)) continue;
       const tag = el.localName;
+      if (tag !== "br" && tag !== "td" && tag !== "th" && tag !== "pre" && !BLOCK_TAGS.has(tag)) {
+        // Sibling inline elements that a stylesheet sets on lines of their own (a card's brand
+        // then its name, a row of category links): words run together across the seam
+        // ("La SportivaAragon") unless a space goes between them.
+        const seam = parts.length;
+        parts.push("");
+        walk(el);
+        if (afterInline >= 0 && parts.length > seam + 1 && runTogether(parts, afterInline, seam + 1)) parts[seam] = " ";
+        afterInline = parts.length > seam + 1 ? parts.length - 1 : afterInline;
+        continue;
+      }
+      afterInline = -1;
       if (tag === "br") parts.push(LINE);
       else if (tag === "td" || tag === "th") {
         walk(el);
@@ -50,7 +88,7 @@ export function toPlainText(root: Element): string {
         parts.push(LINE);
         walk(el);
         parts.push(LINE);
-      } else walk(el);
+      }
     }
   };
   walk(root);

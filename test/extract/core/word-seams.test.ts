@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+
+const text = (html: string, url: string) => extractMainText(html, url).text;
+
+const shoes = [
+  ["La Sportiva", "Aragon Climbing Shoes"],
+  ["Scarpa", "Veloce Climbing Shoes"],
+  ["Black Diamond", "Momentum Climbing Shoes"],
+  ["Five Ten", "Anasazi Pro Climbing Shoes"],
+  ["Evolv", "Shaman Climbing Shoes"],
+];
+
+/** A shop card whose brand and name are sibling spans that a stylesheet sets on lines of their own. */
+const card = ([brand, name]: string[], i: number) =>
+  `<li class="tile"><a href="/product/${i}"><span role="heading" aria-level="2"><span data-ui="product-brand">${brand}</span><span data-ui="product-title">${name}</span></span></a><div class="price"><span>$1${i}9.00</span><span>MSRP: $2${i}9.00</span></div></li>`;
+
+const page = (grid: string, more = "") =>
+  `<html><body><main><h1>Climbing shoes</h1><ul class="results">${grid}</ul>${more}</main></body></html>`;
+
+describe("words at the seam of two inline elements", () => {
+  it("a space goes between sibling spans that would run two words together", () => {
+    const t = text(page(shoes.map(card).join("")), "https://shop.example.com/c/climbing-shoes");
+    for (const [brand, name] of shoes) expect(t).toContain(`${brand} ${name}`);
+    expect(t).toContain("$109.00 MSRP: $209.00");
+    expect(t).not.toContain("SportivaAragon");
+  });
+
+  it("a card's facts set side by side keep their words apart", () => {
+    const facts = (i: number) =>
+      `<li class="tile"><a href="/product/${i}">Trail Runner ${i}</a><div class="facts"><span>Women's</span><span>Grey Blue</span><span>Neutral</span></div><span>$1${i}9.00</span></li>`;
+    const t = text(page([1, 2, 3, 4, 5].map(facts).join("")), "https://shop.example.com/c/shoes");
+    expect(t).toContain("Women's Grey Blue Neutral");
+  });
+
+  it("leaves words that markup splits mid-word, and text beside an inline element, as they are", () => {
+    const prose = `<p>The <b>i</b>Phone, H<sub>2</sub>O and CO<sub>2</sub>,
+      a <span class="drop">T</span><span>ypeset</span> cap, and <a href="/x">Read</a>More as one word, in a long paragraph of prose that
+      explains, in plain words, how the things it names are written, so that the page is an article with a paragraph to keep.</p>`;
+    const html = `<html><head><meta property="og:type" content="article"></head><body><article><h1>Names</h1>${prose}</article></body></html>`;
+    const t = text(html, "https://news.example.com/2024/names");
+    expect(t).toContain("The iPhone");
+    expect(t).toContain("H2O and CO2");
+    expect(t).toContain("Typeset");
+    expect(t).toContain("ReadMore");
+  });
+});
