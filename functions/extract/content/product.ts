@@ -7,6 +7,7 @@
  */
 
 import { statsParent } from "./core.ts";
+import { visibleLength } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 /** A step up must add text that is at least this much prose, and few links. */
@@ -38,7 +39,10 @@ function growProse(start: Element, limit: Element, stats: StatsMap): Element {
     const b = stats.get(el);
     if (!b) break;
     const chars = b.chars - a.chars;
-    if (chars === 0 || (b.prose - a.prose >= GROW_PROSE * chars && b.linkChars - a.linkChars <= GROW_LINKS * chars)) found = el;
+    // The sections' titles are neither prose nor furniture: the prose share is of the rest.
+    const body = chars - (headingChars(el) - headingChars(start));
+    if (chars === 0 || (body > 0 && b.prose - a.prose >= GROW_PROSE * body && b.linkChars - a.linkChars <= GROW_LINKS * chars))
+      found = el;
   }
   return found;
 }
@@ -53,4 +57,11 @@ export function dropBuyBox(root: Element, stats: StatsMap): void {
     if (el.querySelector("h1")) continue;
     el.remove();
   }
+}
+
+/** Characters in the headings under `el`, counted as the stats count them. */
+function headingChars(el: Element): number {
+  let n = 0;
+  for (const h of el.querySelectorAll("h1, h2, h3, h4, h5, h6")) n += visibleLength(h.textContent ?? "");
+  return n;
 }

@@ -108,6 +108,14 @@ function isHidden(el: Element): boolean {
   return MOBILE_ONLY.test(cls) && !SHOWN_FROM.test(cls);
 }
 
+/**
+ * A toggle that fills a heading ("<h3><button>What is an HRMS?</button></h3>", or a div with
+ * role="heading"): an accordion's question or section title, which the heading shows.
+ */
+function isHeadingToggle(button: Element): boolean {
+  return button.closest('h1, h2, h3, h4, h5, h6, [role="heading"]') !== null;
+}
+
 /** Removes never-content tags; collects hidden elements (decided later, once the page size is known). */
 function removeJunk(root: Element, hidden: Element[], toggled: Set<Element>): void {
   for (let c = root.firstElementChild; c; ) {
@@ -120,7 +128,7 @@ function removeJunk(root: Element, hidden: Element[], toggled: Set<Element>): vo
         removeJunk(c, hidden, toggled);
         unwrap(c);
       } else c.remove();
-    } else if (tag === "button" && c.querySelector(HEADINGS)) {
+    } else if (tag === "button" && (c.querySelector(HEADINGS) || isHeadingToggle(c))) {
       // An accordion's toggle: the heading in it is the question or section title, and the
       // collapsed block after it (after its wrapper, when it is the wrapper's last child) the answer.
       const panel = next ?? (c.parentElement?.lastElementChild === c ? c.parentElement.nextElementSibling : null);

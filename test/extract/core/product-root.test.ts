@@ -42,4 +42,36 @@ describe("product root", () => {
     expect(t).toContain("Low self-noise");
     expect(t).not.toContain("Home studio on a budget");
   });
+  describe("sections titled by headings below a buy box with the description", () => {
+    const described = buyBox.replace(
+      "</ul></div>",
+      `</ul><div class="desc"><p>The Studio Mic records voices and instruments with a warm, clear tone. Its large capsule catches every detail, and its low self-noise keeps quiet takes clean. It plugs into a computer by USB or into a mixer by XLR, and comes with a shock mount and a cable.</p><p>Its metal body is built to last for years of daily use in any studio, on stage or at home.</p></div></div>`,
+    );
+    it("grows over them: the titles do not count against the sections' prose", () => {
+      const sections = ["capsule", "preamp", "housing"]
+        .map(
+          (t) =>
+            `<section class="block"><h3>The ${t} designed for precision and strength in every studio</h3><p>The ${t} is made to last for years of daily use, and tuned by hand before it leaves the bench in our workshop.</p><ul><li>Tested twice</li><li>Two year warranty</li><li>Spare grille</li><li>Hand tuned</li></ul></section>`,
+        )
+        .join("");
+      const t = text(
+        `<html><head>${PRODUCT_LD}</head><body><main><div class="top">${described}</div><div class="rich">${sections}</div></main></body></html>`,
+      );
+      expect(t).toContain("The housing is made to last");
+      expect(t).toContain("The housing designed for precision");
+    });
+
+    it("does not grow over a strip of cards that are all titles (other products)", () => {
+      const cards = ["Studio Mic Mini", "Podcast Arm", "Pop Filter", "XLR Cable"]
+        .map(
+          (n, i) => `<div class="card"><h3><a href="/p/${i}">${n}</a></h3><h4>From $${19 + i}.00 with free shipping</h4></div>`,
+        )
+        .join("");
+      const t = text(
+        `<html><head>${PRODUCT_LD}</head><body><main><div class="top">${described}</div><div class="strip">${cards}</div></main></body></html>`,
+      );
+      expect(t).toContain("Its metal body is built to last");
+      expect(t).not.toContain("Podcast Arm");
+    });
+  });
 });
