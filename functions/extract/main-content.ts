@@ -23,6 +23,7 @@ import { cleanupRoot } from "./content/cleanup.ts";
 import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropPostChrome, dropQuotedPosts, dropThreadNotices, postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
+import { dropEchoedText } from "./content/echoes.ts";
 import { dropFacetPanels } from "./content/facets.ts";
 import { isListPage, widenToGrid } from "./content/listing.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
@@ -162,6 +163,8 @@ export function extractMainContent(document: Document, url: string, clean = true
   });
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
   dropRepeatedBlocks(chosen, stats);
+  // A label printed twice, once for screen readers (content/echoes.ts).
+  dropEchoedText(chosen);
   // A card of a grid that prints its name or price twice (a shop theme's two layouts of one card).
   if (!articleLike || shopGrid || listing) dropCardCopies(chosen, stats);
   const found = textStats(chosen).chars > 0 ? chosen : body;
