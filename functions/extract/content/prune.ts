@@ -144,6 +144,22 @@ function removeJunk(root: Element, hidden: Element[], toggled: Set<Element>): vo
   }
 }
 
+/** Class words of a tab's panel: "tab-pane", "tabs__panel", "tab-content", "tabpanel". */
+const TAB_CLASS = /(^|[\s_-])tabs?([\s_-]|$)|tab-?(pane|panel|content|body)|tabpanel/i;
+
+/**
+ * A tab's panel hidden until its tab is clicked, by a script rather than aria-controls: an
+ * element whose class names a tab panel beside a shown sibling of the same class (the open tab).
+ * A product page's "Specs" tab beside its open "Overview" is the page's content.
+ */
+function tabPane(h: Element): boolean {
+  const cls = h.getAttribute("class");
+  if (!cls || !TAB_CLASS.test(cls)) return false;
+  for (let s = h.parentElement?.firstElementChild; s; s = s.nextElementSibling)
+    if (s !== h && s.getAttribute("class") === cls && !isHidden(s)) return true;
+  return false;
+}
+
 /** Kept hidden content is shown: the renderers leave hidden elements out. */
 function unhide(el: Element): void {
   el.removeAttribute("hidden");
@@ -234,7 +250,8 @@ export function pruneDocument(body: Element): PruneResult {
       toggled.has(h) ||
       revealable.has(h.getAttribute("id") ?? "") ||
       // Accordions often hide the wrapper of the controlled panel rather than the panel itself.
-      revealable.has(h.firstElementChild?.getAttribute("id") ?? "");
+      revealable.has(h.firstElementChild?.getAttribute("id") ?? "") ||
+      tabPane(h);
     // An inline-styled (or mobile-only) wrapper of much of the page may be the page itself; one
     // hidden by class or aria-hidden only when it holds most of it (pages hidden until a script
     // has run, a page behind an open dialog). Smaller ones are meant.
