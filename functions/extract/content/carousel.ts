@@ -101,7 +101,7 @@ export function dropCarousels(root: Element, stats: StatsMap, name: Element | nu
  * "Others like you also bought", "Best selling in …", "Featured products"), at the start of the heading.
  */
 const OTHER_PRODUCTS_HEADING =
-  /^(similar|related (items|products)|explore related|best[- ]?sell(ing|ers)\b|featured products|top sellers|more (products|items) (from|like|by)|save on\b|(customers|people|others)( like you| who)? (also )?(bought|viewed|liked)|frequently bought|you (may|might) also|recently viewed|sponsored products|compare (with )?similar|shop similar|ähnliche|produits similaires|productos (similares|relacionados)|prodotti simili)/i;
+  /^(similar|related (items|products)|explore related|best[- ]?sell(ing|ers)\b|featured products|top sellers|more (products|items) (from|like|by)|save on\b|(customers|people|others)( like you| who)? (also )?(bought|viewed|liked)|frequently bought|you (may|might) also|recently viewed|sponsored products|compare (with )?similar|shop similar|complete (the|your) (look|order|set|outfit|setup|kit|purchase)\b|add the essentials|(add|choose|select|pick) (your |some )?(add-?ons|extras|accessories)\b|buy (a|the) bundle|bundles? (and|&) save|outfit inspiration|shop the look|(style|wear|pair) (it|this|them) with|goes (well )?with|you('ll| will) also (need|like|love)|((recommended|compatible|popular|essential|matching|most popular) )?accessories\b(?! included)|produits complémentaires|ähnliche|produits similaires|productos (similares|relacionados)|prodotti simili)/i;
 const SECTION_HEADING_CHARS = 80;
 /** A section of other products is cards and names: one that is mostly prose is the product's own text. */
 const SECTION_PROSE = 0.3;

@@ -100,3 +100,29 @@ describe("sections titled as other products", () => {
     for (const f of features) expect(t).toContain(f);
   });
 });
+
+describe("sections a product page titles as add-ons to buy with it", () => {
+  const tile = (name: string, i: number) =>
+    `<li class="tile"><div class="tile-name">${name}</div><div class="tile-price">$${10 + i}.00</div></li>`;
+  const section = (title: string, names: string[]) =>
+    `<div class="upsell"><h2>${title}</h2><ul class="upsell-list">${names.map(tile).join("")}</ul></div>`;
+  const others = ["Straw lid", "Cocktail shaker lid", "Magnetic slider pack", "Handle"];
+  const product = (extra: string) => `<html><head>${ld("Product")}</head><body><main><div class="pdp">
+      <h1>Tumbler 20 oz</h1><div class="price">$35.00</div>${para("tumbler", 3)}
+      ${extra}</div></main></body></html>`;
+
+  it("drops 'Complete your order', 'Add the essentials', 'Buy a bundle and save' and 'Accessories' strips", () => {
+    for (const title of ["Complete Your Order", "Add the essentials", "Buy a bundle and save!", "Recommended accessories"]) {
+      const t = text(product(section(title, others)));
+      expect(t).toContain("how the tumbler works");
+      for (const gone of [title, ...others]) expect(t).not.toContain(gone);
+    }
+  });
+
+  it("keeps a list of what comes in the box ('Accessories included') and a prose section about accessories", () => {
+    const t = text(product(section("Accessories included", others)));
+    for (const n of others) expect(t).toContain(n);
+    const prose = `<div class="story"><h2>Accessories that fit</h2>${para("lid", 3)}</div>`;
+    expect(text(product(prose))).toContain("how the lid works");
+  });
+});
