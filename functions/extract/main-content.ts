@@ -38,6 +38,7 @@ import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { dropStandfirst } from "./content/standfirst.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
 import { dropTagLists } from "./content/tag-lists.ts";
+import { dropTeaserGrids } from "./content/teaser-grid.ts";
 import { dropTeaserSections } from "./content/teasers.ts";
 import { findTitleHeading, titleForRoot } from "./content/title-heading.ts";
 
@@ -65,6 +66,7 @@ export function extractMainContent(document: Document, url: string, clean = true
   if (!body) return null;
   const kind = pageKind(document, url);
   const { article: articleLike, product, collection } = kind;
+  const host = hostOf(url);
   // Before pruning: page headers, where the headline often sits, are pruned as furniture.
   const titleHeading = findTitleHeading(document, body, url);
   placeStreamedContent(body);
@@ -96,12 +98,12 @@ export function extractMainContent(document: Document, url: string, clean = true
       root = ownPost;
       article = true;
     } else if (articleEl && best.contains(articleEl) && isLoneArticle(articleEl, best, stats)) {
-      root = expandCore(core, articleEl, stats, true);
+      root = expandCore(core, articleEl, stats, true, host);
       article = true;
     } else if (product) {
       root = productRoot(core.el, best, stats, !articleLike);
     } else if (coreProse > 0 && (articleLike || coreProse >= CORE_SHARE * bestProse)) {
-      root = expandCore(core, best, stats, articleLike);
+      root = expandCore(core, best, stats, articleLike, host);
       article = articleLike;
       // A page typed as an article (CMSs type every page so) whose article-bounded root holds a
       // small share of the prose is a page of many sections (a service or landing page): it
@@ -139,6 +141,8 @@ export function extractMainContent(document: Document, url: string, clean = true
   // Labelled sections of linked cards to other pages ("From our blog", "Featured insights").
   dropTeaserSections(chosen, stats);
   dropTagLists(chosen);
+  if (host && (article || (articleLike && !sections && !discussion && !product && !listing)))
+    dropTeaserGrids(chosen, stats, host, core?.el ?? null);
   // A story's standfirst that repeats the description; a landing page's hero line does too, and stays.
   if (articleLike && !discussion) dropStandfirst(chosen);
   if (product && !articleLike) dropBuyBox(chosen, stats);
@@ -160,6 +164,7 @@ export function extractMainContent(document: Document, url: string, clean = true
     forms: !discussion && !product,
     // An article that is an index of links ("List of ..."): its lists are what it says.
     lists: articleLike && !discussion && !product && isListPage(chosen, stats),
+    host,
   });
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
   dropRepeatedBlocks(chosen, stats);
@@ -169,6 +174,15 @@ export function extractMainContent(document: Document, url: string, clean = true
   if (!articleLike || shopGrid || listing) dropCardCopies(chosen, stats);
   const found = textStats(chosen).chars > 0 ? chosen : body;
   return { root: found, title: titleForRoot(titleHeading, found, stats) };
+}
+
+/** The page's host without "www.", or undefined for a URL that does not parse. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, "");
+  } catch {
+    return undefined;
+  }
 }
 
 /** Text outside the comment sections below which the comments are the page. */

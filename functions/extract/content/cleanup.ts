@@ -3,7 +3,7 @@
  * container itself (link lists, "read more" blocks, captions and bylines of articles) without
  * touching prose.
  */
-import { HEADING_TAGS, tagOf } from "./dom.ts";
+import { HEADING_TAGS, linkHost, sameSite, tagOf } from "./dom.ts";
 import type { NodeStats, StatsMap } from "./score.ts";
 
 const KEEP_TAGS = new Set(["a", "pre", "code", "blockquote", "table", "thead", "tbody", "tr", "td", "th", "img", "picture"]);
@@ -89,6 +89,8 @@ export interface CleanupOptions {
   forms?: boolean;
   /** A list article (an index of links under a short intro): its link lists are the content and stay. */
   lists?: boolean;
+  /** The page's host (without "www."): a heading linking to another site titles a section about it. */
+  host?: string;
 }
 
 export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOptions): void {
@@ -112,6 +114,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         !inItem &&
         !opts.lists &&
         !items?.has(c) &&
+        !linkedSectionTitle(c, tag, stats, opts.host) &&
         (opts.article || c.querySelectorAll("a").length >= 3);
       const caption =
         opts.article &&
@@ -161,6 +164,32 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
     trimArticleHead(root, stats);
     dropTrailingNotes(root, stats);
   }
+}
+
+/** Prose a section's first block holds at least for a linked heading above it to be its title. */
+const SECTION_PROSE = 80;
+
+/**
+ * A section heading that is a link: a permalink to itself ("<h2 id="setup"><a href="#setup">Setup</a></h2>",
+ * as Markdown generators print every heading), or a title that links to what the section is about
+ * ("<h3><a>1. Amazon Polly</a></h3>" in a list of tools, a course's name over its review): one
+ * link to another site, followed by a block of prose. A linked title to another page of the site
+ * is a teaser card's, and one over no prose a partner's banner: those stay link blocks.
+ */
+function linkedSectionTitle(el: Element, tag: string, stats: StatsMap, host: string | undefined): boolean {
+  if (!HEADING_TAGS.has(tag)) return false;
+  const links = el.querySelectorAll("a");
+  if (links.length !== 1) return false;
+  const href = links[0]?.getAttribute("href")?.trim() ?? "";
+  if (href.startsWith("#") && href.length > 1) return true;
+  const linked = linkHost(href);
+  if (!host || !linked || sameSite(linked, host)) return false;
+  for (let n = el.nextElementSibling; n; n = n.nextElementSibling) {
+    const s = stats.get(n);
+    if (!s || s.chars === 0) continue;
+    return s.prose >= SECTION_PROSE;
+  }
+  return false;
 }
 
 /** Minimum run of same-shaped siblings that makes an item grid, and the least text per item. */

@@ -7,6 +7,7 @@
 import { tagOf } from "./dom.ts";
 import { holdsEntries, INTRO_PROSE } from "./listing.ts";
 import type { StatsMap } from "./score.ts";
+import { addsTeaserGrids } from "./teaser-grid.ts";
 
 const VOTER_MIN = 25;
 /**
@@ -91,8 +92,8 @@ const EXPAND_BULK = 0.25;
  * Walks up from the core towards the best-scoring subtree while what each step adds reads like
  * content (few links, some prose), and stops at the first step that mostly adds furniture.
  */
-export function expandCore(core: Core, limit: Element, stats: StatsMap, strict: boolean): Element {
-  return expandFrom(mergeSiblings(core, stats, !strict), limit, stats, strict);
+export function expandCore(core: Core, limit: Element, stats: StatsMap, strict: boolean, host?: string): Element {
+  return expandFrom(mergeSiblings(core, stats, !strict), limit, stats, strict, host);
 }
 
 /**
@@ -105,8 +106,11 @@ export function statsParent(el: Element, limit: Element, stats: StatsMap): Eleme
   return parent;
 }
 
-/** `strict` (articles): also stop at a step that adds a bulky block of non-prose. */
-export function expandFrom(start: Element, limit: Element, stats: StatsMap, strict: boolean): Element {
+/**
+ * `strict` (articles): also stop at a step that adds a bulky block of non-prose, or (given the
+ * page's `host`) one that adds mostly grids of the site's other posts.
+ */
+export function expandFrom(start: Element, limit: Element, stats: StatsMap, strict: boolean, host?: string): Element {
   let el = start;
   while (el !== limit) {
     const parent = statsParent(el, limit, stats);
@@ -119,6 +123,8 @@ export function expandFrom(start: Element, limit: Element, stats: StatsMap, stri
     const score = b.score - a.score;
     const bulky = strict && chars > EXPAND_BULK * a.chars && chars < 4 * a.chars && prose < EXPAND_PROSE * chars;
     if (chars > 0 && (score < 0 || links > EXPAND_LINK_DENSITY * chars || bulky)) break;
+    // An article's root does not grow over grids of other posts' cards (content/teaser-grid.ts).
+    if (strict && host && chars > 0 && addsTeaserGrids(el, parent, stats, chars, host)) break;
     el = parent;
   }
   return el;

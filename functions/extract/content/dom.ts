@@ -152,3 +152,18 @@ export function visibleLength(s: string): number {
   }
   return space && n > 0 ? n - 1 : n;
 }
+
+/**
+ * The site a link points to: the host of an absolute or protocol-relative link, lower-cased and
+ * without "www."; "" for a relative link (this site); null for other schemes (mailto:, javascript:).
+ */
+export function linkHost(href: string): string | null {
+  const m = /^(?:[a-z][\w+.-]*:)?\/\/([^/?#:]+)/i.exec(href.trim());
+  if (m?.[1]) return m[1].toLowerCase().replace(/^www\./, "");
+  return /^[a-z][\w+.-]*:/i.test(href.trim()) ? null : "";
+}
+
+/** True when `linked` (a linkHost) is `host` or a subdomain of it, or `host` one of its. */
+export function sameSite(linked: string, host: string): boolean {
+  return linked === host || linked.endsWith(`.${host}`) || host.endsWith(`.${linked}`);
+}

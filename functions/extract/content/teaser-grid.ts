@@ -1,0 +1,100 @@
+/**
+ * Grids of teaser cards beside an article: "more from the blog" strips, a theme's post grid under
+ * the story, a sidebar's feed of recent posts. Each card is another page's linked title (a heading
+ * that is a link, or a link around a heading) with an excerpt and a date; the excerpts read as
+ * prose and carry no links, so growing an article's root over the block looks like adding more
+ * text. The block is found by its make: at least CARDS_MIN children of one make (under a chain of
+ * single wrappers), each a short card with such a title.
+ */
+import { linkHost, makeOf, sameSite } from "./dom.ts";
+import type { StatsMap } from "./score.ts";
+
+const CARDS_MIN = 3;
+/** A card is short: a title, an excerpt of a few lines and a date. */
+const CARD_CHARS = 800;
+/** A card's title holds at least this many characters (a story's headline, not "More"). */
+const TITLE_CHARS = 15;
+const TITLE =
+  "h2 a[href], h3 a[href], h4 a[href], h5 a[href], h6 a[href], a[href] h2, a[href] h3, a[href] h4, a[href] h5, a[href] h6";
+
+/** A card's title: a linked headline to another page of the site (`host`, without "www."). */
+function titled(card: Element, host: string): boolean {
+  for (const t of card.querySelectorAll(TITLE)) {
+    const link = t.tagName === "A" ? t : t.closest("a");
+    const href = link?.getAttribute("href")?.trim() ?? "";
+    const linked = href === "" || href.startsWith("#") ? null : linkHost(href);
+    if (linked !== null && sameSite(linked || host, host) && (t.textContent ?? "").trim().length >= TITLE_CHARS) return true;
+  }
+  return false;
+}
+
+/** True when `el` (or its single wrapper chain) holds a grid of teaser cards. */
+export function isTeaserGrid(el: Element, stats: StatsMap, host: string): boolean {
+  return teaserBox(el, stats, host) !== null;
+}
+
+/** The element holding the cards of the teaser grid `el` is (itself or under single wrappers), or null. */
+function teaserBox(el: Element, stats: StatsMap, host: string): Element | null {
+  let box: Element | null = el;
+  while (box && box.childElementCount === 1) box = box.firstElementChild;
+  if (!box || box.childElementCount < CARDS_MIN) return null;
+  const counts = new Map<string, number>();
+  for (let c = box.firstElementChild; c; c = c.nextElementSibling) {
+    const s = stats.get(c);
+    if (!s || s.chars === 0 || s.chars > CARD_CHARS || !titled(c, host)) continue;
+    const make = makeOf(c);
+    const n = (counts.get(make) ?? 0) + 1;
+    if (n >= CARDS_MIN) return box;
+    counts.set(make, n);
+  }
+  return null;
+}
+
+/**
+ * Removes the teaser grids inside an article's root that follow an article's worth of prose (the
+ * story comes first, the other posts after or beside it): the outermost elements that are such a
+ * grid and hold at most a third of the root's text. Only when the prose core (`core`) is an
+ * article's worth itself: on a section front or a blog index typed as an article, the cards are
+ * the page.
+ */
+export function dropTeaserGrids(root: Element, stats: StatsMap, host: string, core: Element | null): void {
+  if (!core || (stats.get(core)?.prose ?? 0) < ARTICLE_PROSE) return;
+  const limit = ROOT_SHARE * (stats.get(root)?.chars ?? 0);
+  const doomed: Element[] = [];
+  let before = 0;
+  const visit = (el: Element) => {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      const s = stats.get(c);
+      if (!s || s.chars === 0) continue;
+      if (before >= ARTICLE_PROSE && s.chars <= limit && !core.contains(c) && isTeaserGrid(c, stats, host)) doomed.push(c);
+      else if (c.firstElementChild && s.prose > 0) visit(c);
+      else before += s.prose;
+    }
+  };
+  visit(root);
+  for (const d of doomed) d.remove();
+}
+
+const ROOT_SHARE = 1 / 3;
+
+/** Prose an article holds outside the grids (the root, or the root so far) for them to go. */
+const ARTICLE_PROSE = 1200;
+
+/** Share of a step's added text that teaser grids must hold for the step to add furniture. */
+const GRID_SHARE = 0.5;
+
+/**
+ * True when growing the root from `child` (an article's worth of prose already) to its ancestor
+ * `parent` adds mostly teaser grids: the text of `parent`'s other children that are such grids is
+ * at least GRID_SHARE of what the step adds.
+ */
+export function addsTeaserGrids(child: Element, parent: Element, stats: StatsMap, added: number, host: string): boolean {
+  if ((stats.get(child)?.prose ?? 0) < ARTICLE_PROSE) return false;
+  let grids = 0;
+  for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+    if (c === child || c.contains(child)) continue;
+    const s = stats.get(c);
+    if (s && s.chars > 0 && isTeaserGrid(c, stats, host)) grids += s.chars;
+  }
+  return grids >= GRID_SHARE * added;
+}
