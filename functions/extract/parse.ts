@@ -1,5 +1,6 @@
 import { parseHTML } from "linkedom";
 import "./unscripted-nodes.ts";
+import "./element-construction.ts";
 
 /**
  * Parses an HTML string into a DOM document (linkedom: no layout, no scripts, fast).
