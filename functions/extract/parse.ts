@@ -1,5 +1,6 @@
 import { parseHTML } from "linkedom";
 import "./unscripted-nodes.ts";
+import "./class-attribute.ts";
 import "./element-construction.ts";
 
 /**
