@@ -20,6 +20,7 @@
  */
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
+import { checkboxLabels, dropCheckboxLabels } from "./content/control-labels.ts";
 import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropPostChrome, dropQuotedPosts, dropThreadNotices, postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
@@ -70,6 +71,8 @@ export function extractMainContent(document: Document, url: string, clean = true
   // Before pruning: page headers, where the headline often sits, are pruned as furniture.
   const titleHeading = findTitleHeading(document, body, url);
   placeStreamedContent(body);
+  // Before pruning: the checkboxes that say which labels are theirs go with the junk.
+  const boxLabels = checkboxLabels(body);
   const { comments } = pruneDocument(body);
   // Comment sections go, except on discussion pages where the posts are the content, and pages
   // that are nothing but their comments (a link aggregator's story page: a link and its thread).
@@ -131,6 +134,8 @@ export function extractMainContent(document: Document, url: string, clean = true
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
   if (!clean) return { root: chosen, title: titleForRoot(titleHeading, chosen, stats) };
+  // A checkbox's label ("Compare" on every card) without its box.
+  dropCheckboxLabels(chosen, boxLabels);
   if (discussion) {
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);
