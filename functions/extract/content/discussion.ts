@@ -236,8 +236,12 @@ const VIEWERS =
 /** Who reacted to a post ("Reactions: Bob and Alice", "Bob likes this."), and the posts' sort control ("Sort by date"). */
 const REACTIONS = /^(reactions: |.{1,100} likes? this\.?$)/i;
 const SORT = /^sort by\b/i;
+/** A post's number in the thread ("#2"), a link to the post in its header. */
+const POST_NUMBER = /^#\d{1,6}$/;
+/** A post's subject line ("Re: Turning off all LED of RPi 5", "3. Re: Tips ..."): the thread's title again. */
+const REPLY_SUBJECT = /^(\d{1,6}\.\s*)?re:\s*(.{4,})$/i;
 /** Whole short blocks that are notices, and the first lines that open a prose-free panel. */
-const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS];
+const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS, POST_NUMBER];
 const PANELS = [SIGN_IN, VIEWERS, SORT];
 const NOTICE_CHARS = 200;
 const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);
@@ -256,15 +260,14 @@ const REPLY_FORM_SHARE = 0.3;
 export function dropThreadNotices(root: Element, stats: StatsMap): void {
   const doomed: Element[] = [];
   const rootChars = stats.get(root)?.chars ?? 0;
+  const title = squash(root.ownerDocument?.title ?? "").toLowerCase();
   const visit = (el: Element) => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       const s = stats.get(c);
       if (!s) {
-        // An edit notice printed inline at the end of a post (<span><strong>Edited … by …</strong></span>).
-        if (INLINE_NOTICE.has(c.localName)) {
-          const t = squash(c.textContent ?? "");
-          if (t.length <= NOTICE_CHARS && EDIT_NOTICE.test(t)) doomed.push(c);
-        }
+        // An edit notice printed inline at the end of a post (<span><strong>Edited … by …</strong></span>),
+        // a post's number beside its date (<a href="#p2187941">#2</a>) and its subject (<span>Re: …</span>).
+        inlineNotices(c, title, doomed);
         continue;
       }
       if (s.chars === 0) continue;
@@ -276,7 +279,7 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
       if (s.chars <= PANEL_CHARS && (s.prose === 0 || s.chars <= NOTICE_CHARS)) {
         const t = squash(s.chars <= NOTICE_CHARS ? (c.textContent ?? "") : (firstLine(c, stats) ?? ""));
         if (
-          (s.chars <= NOTICE_CHARS && NOTICES.some((re) => re.test(t))) ||
+          (s.chars <= NOTICE_CHARS && (NOTICES.some((re) => re.test(t)) || (s.prose === 0 && replySubject(t, title)))) ||
           (s.prose === 0 && t.length <= NOTICE_CHARS && PANELS.some((re) => re.test(t)))
         ) {
           doomed.push(c);
@@ -288,6 +291,36 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
   };
   visit(root);
   for (const d of doomed) d.remove();
+}
+
+/**
+ * Notices inside a post's inline text: an edit notice at its end (<span><strong>Edited … by …</strong></span>),
+ * a reply's subject line, and a post's number standing apart from any words, beside its date
+ * (<a href="#post-2258957">#2</a> · <a>Aug 5, 2023</a>); a "#1" inside a sentence is the poster's.
+ */
+function inlineNotices(el: Element, title: string, doomed: Element[]): void {
+  if (!INLINE_NOTICE.has(el.localName) && el.localName !== "a") return;
+  const t = squash(el.textContent ?? "");
+  if (t.length > NOTICE_CHARS) return;
+  if (EDIT_NOTICE.test(t) || replySubject(t, title) || (POST_NUMBER.test(t) && standsApart(el))) doomed.push(el);
+  else for (let c = el.firstElementChild; c; c = c.nextElementSibling) inlineNotices(c, title, doomed);
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+/** True when no word touches `el`: the text beside it, if any, is space or separators ("·", "|"). */
+function standsApart(el: Element): boolean {
+  const before = el.previousSibling;
+  const after = el.nextSibling;
+  return (
+    !(before?.nodeType === 3 && WORD.test((before as Text).data)) && !(after?.nodeType === 3 && WORD.test((after as Text).data))
+  );
+}
+
+/** True when `text` is a reply's subject line: "Re: " and the thread's title (the page's title holds it). */
+function replySubject(text: string, title: string): boolean {
+  const m = REPLY_SUBJECT.exec(text);
+  return m !== null && title.includes((m[2] ?? "").toLowerCase());
 }
 
 /**

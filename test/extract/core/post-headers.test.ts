@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const text = (html: string, url = "https://forum.example.com/viewtopic.php?t=42") => extractMainText(html, url).text;
+
+const page = (posts: string) =>
+  `<html><head><title>Which tent for winter? - Camping Forum</title></head><body><main><h1>Which tent for winter?</h1><div class="posts">${posts}</div></main></body></html>`;
+
+describe("a post's number and subject line in its header", () => {
+  it("drops the post's number beside its date and a lone number link", () => {
+    const post = (n: number, who: string, topic: string) =>
+      `<article class="message"><header><span><a href="#post-${n}">#${n}</a> · <a href="#post-${n}">${who} posted on Jan ${n}, 2024</a></span><ul><li><a href="/threads/42/post-${n}">#${n}</a></li></ul></header><div class="author">${who}</div><div class="content">${para(topic, 2)}</div></article>`;
+    const t = text(page(post(1, "alice", "tent") + post(2, "bob", "pole") + post(3, "carol", "stake")));
+    expect(t).toContain("how the pole works");
+    expect(t).toContain("bob posted on Jan 2, 2024");
+    expect(t).not.toMatch(/#\d/);
+  });
+
+  it("drops each reply's subject when it is the thread's title after 'Re:'", () => {
+    const post = (n: number, who: string, topic: string) =>
+      `<div class="blockpost"><h2><span class="conr">#${n}</span> <a href="?pid=${n}">2024-08-0${n} 10:59</a></h2><div class="postleft"><strong>${who}</strong></div><div class="postright"><h3>${n > 1 ? "Re: " : ""}Which tent for winter?</h3><div class="postmsg">${para(topic, 2)}</div></div></div>`;
+    const t = text(page(post(1, "alice", "tent") + post(2, "bob", "pole") + post(3, "carol", "stake")));
+    expect(t).toContain("how the stake works");
+    expect(t).toContain("2024-08-02 10:59");
+    expect(t).not.toContain("Re: Which tent");
+    expect(t).not.toMatch(/#\d/);
+  });
+
+  it("keeps a post's own words: a line that starts 'Re:' about something else, a number in a sentence", () => {
+    const post = (who: string, body: string) =>
+      `<div class="post"><div class="author">${who}</div><div class="content">${body}</div></div>`;
+    const t = text(
+      page(
+        post("alice", para("tent", 2)) +
+          post("bob", `<p><b>Re: the snow load question</b></p>${para("pole", 2)}`) +
+          post(
+            "carol",
+            `<p>My vote: <strong>#1</strong> is the tunnel tent, and the dome comes second for me.</p>${para("stake", 2)}`,
+          ),
+      ),
+    );
+    expect(t).toContain("Re: the snow load question");
+    expect(t).toContain("#1");
+  });
+});
