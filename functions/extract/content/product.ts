@@ -47,10 +47,14 @@ function growProse(start: Element, limit: Element, stats: StatsMap): Element {
   return found;
 }
 
-/** The buy box's purchase forms (option pickers, quantity): what they hold is not the description. */
+/**
+ * The buy box's purchase forms (option pickers, quantity): what they hold is not the description.
+ * A fieldset is one too: themes render the option picker ("Color: Black / Copper" swatches) as a
+ * fieldset of labelled radios outside the form that posts the order.
+ */
 export function dropBuyBox(root: Element, stats: StatsMap): void {
   const total = stats.get(root)?.chars ?? 0;
-  for (const el of root.querySelectorAll("form")) {
+  for (const el of root.querySelectorAll("form, fieldset")) {
     const s = stats.get(el);
     // A form around the whole product (name, description) is the page's wrapper, not its controls.
     if (s && (s.prose > 0.5 * s.chars || s.chars > 0.3 * total)) continue;

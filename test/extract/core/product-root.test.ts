@@ -75,3 +75,22 @@ describe("product root", () => {
     });
   });
 });
+
+describe("option pickers outside the order form", () => {
+  const picker = `<fieldset class="variant-input"><legend>Color</legend><div class="form__label">Color: <span>Black</span></div>
+    <ul class="swatches"><li><label class="swatch">Black</label></li><li><label class="swatch">Copper</label></li><li><label class="swatch">Matte White</label></li></ul></fieldset>`;
+  const page = (inner: string) => `<html><head>${PRODUCT_LD}</head><body><main><div class="product">${buyBox}${inner}
+    <div class="rich">${story(["capsule", "preamp"])}</div></div></main></body></html>`;
+
+  it("drops a fieldset of swatches beside the buy box, keeps the name and description", () => {
+    const t = text(page(picker));
+    for (const want of ["Studio Mic", "Low self-noise", "how the capsule works"]) expect(t).toContain(want);
+    for (const gone of ["Copper", "Matte White"]) expect(t).not.toContain(gone);
+  });
+
+  it("keeps a fieldset that wraps the product's own text (a page built as one form)", () => {
+    const t = text(`<html><head>${PRODUCT_LD}</head><body><main><fieldset class="product">${buyBox}
+      <div class="rich">${story(["capsule", "preamp"])}</div></fieldset></main></body></html>`);
+    for (const want of ["Studio Mic", "how the capsule works", "how the preamp works"]) expect(t).toContain(want);
+  });
+});
