@@ -119,6 +119,14 @@ describe("sections a product page titles as add-ons to buy with it", () => {
     }
   });
 
+  it("drops the same product's offers from other sellers ('All listings for this product', 'Other sellers')", () => {
+    for (const title of ["All listings for this product", "Other sellers on the marketplace", "More Buying Options"]) {
+      const t = text(product(section(title, others)));
+      expect(t).toContain("how the tumbler works");
+      for (const gone of [title, ...others]) expect(t).not.toContain(gone);
+    }
+  });
+
   it("keeps a list of what comes in the box ('Accessories included') and a prose section about accessories", () => {
     const t = text(product(section("Accessories included", others)));
     for (const n of others) expect(t).toContain(n);
