@@ -20,7 +20,7 @@ const HIDDEN_CLASS =
  * widgets are named apart, below).
  */
 const STRONG =
-  /sidebar|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share(?![a-z])|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|side-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|(?<!(with|has|no)-)reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|offcanvas|off-canvas|facet|filters?-?(panel|bar|drawer|form|sidebar)/;
+  /sidebar|tool-?tip(__|-)(content|body|inner|panel|popup)|cookie|consent|gdpr|newsletter|breadcrumb|navbar|footer|social|sharing|sharedaddy|share-|-share(?![a-z])|sharebar|share_|related|recommend|recirc|outbrain|taboola|advert|popup|subscribe|sponsor|promo|disqus|jp-relatedposts|signup|paywall|modal|overlay|toolbar|masthead|tag-?cloud|site-header|site-footer|global-header|global-footer|mega-?menu|side-?menu|widget-area|usertitle|userextras|user-extras|userbanner|signature|member-?stats|sectionlinks|drawer|flyout|mobile-?nav|mini-?cart|(?<!(with|has|no)-)reviews|review-list|yotpo|okendo|judgeme|stamped-|trustpilot|offcanvas|off-canvas|facet|filters?-?(panel|bar|drawer|form|sidebar)/;
 /**
  * Furniture even when it holds prose (tickers, consent texts, an author's bio box and legal fine
  * print read like paragraphs). An author's bio goes by many names: a BEM element of an author or
@@ -83,6 +83,7 @@ const FURNITURE_ROLES = new Set([
   "search",
   "dialog",
   "alertdialog",
+  "tooltip",
   "menu",
   "menubar",
 ]);
