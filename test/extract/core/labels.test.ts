@@ -110,3 +110,26 @@ describe("notices for readers without scripts", () => {
     expect(t).toContain("Our booking form needs JavaScript");
   });
 });
+
+describe("a table of contents' title left when its links went", () => {
+  const page = (inner: string) =>
+    text(
+      `<!doctype html><html><head><meta property="og:type" content="article"></head><body><main><article><h1>Home office guide</h1>${para("intro", 3)}${inner}${para("desk", 3)}<h2>Chairs</h2>${para("chair", 3)}</article></main></body></html>`,
+      "https://example.com/blog/home-office",
+    );
+
+  it("drops 'Table of Contents', 'In this article', 'Jump to:' over the (removed) list of links", () => {
+    for (const label of ["Table of Contents", "In this article", "Jump to:"]) {
+      const t = page(
+        `<div class="box"><p>${label}</p><ul><li><a href="#desk">Desk</a></li><li><a href="#chairs">Chairs</a></li></ul></div>`,
+      );
+      expect(t).not.toContain(label);
+      expect(t).toContain("how the chair works");
+    }
+  });
+
+  it("keeps a sentence that starts the same way", () => {
+    const t = page(`<p>In this article, we compare desks and chairs for small rooms.</p>`);
+    expect(t).toContain("In this article, we compare desks");
+  });
+});
