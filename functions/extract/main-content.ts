@@ -20,7 +20,7 @@
  */
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
-import { checkboxLabels, dropCheckboxLabels } from "./content/control-labels.ts";
+import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
 import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropPostChrome, dropQuotedPosts, dropThreadNotices, postsRoot } from "./content/discussion.ts";
 import { textStats } from "./content/dom.ts";
@@ -136,6 +136,8 @@ export function extractMainContent(document: Document, url: string, clean = true
   if (!clean) return { root: chosen, title: titleForRoot(titleHeading, chosen, stats) };
   // A checkbox's label ("Compare" on every card) without its box.
   dropCheckboxLabels(chosen, boxLabels);
+  // The same scripted button on every card ("Add to wishlist").
+  dropRepeatedControls(chosen);
   if (discussion) {
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);

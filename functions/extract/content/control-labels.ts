@@ -1,8 +1,10 @@
 /**
- * Labels of checkboxes repeated on every card of a grid ("Compare", "Add to compare"): the boxes
- * go with the junk in the pruning, and a label alone tells the reader nothing. They are found
- * before the pruning (the box says what its label is) and removed once the root is chosen, so
- * they weigh in the scoring as before.
+ * Controls printed on every card of a grid: checkbox labels ("Compare", "Add to compare") and
+ * elements scripted into buttons ("Add to wishlist"). The boxes and <button>s go with the junk in
+ * the pruning, and a label alone tells the reader nothing. Labels are found before the pruning
+ * (the box says what its label is); both are removed once the root is chosen, so they weigh in
+ * the scoring as before. One text on three or more of them marks a card's control: labels and
+ * buttons whose texts differ may be what the page lists (a checklist, a topic picker).
  */
 import { tagOf } from "./dom.ts";
 
@@ -45,4 +47,23 @@ export function checkboxLabels(body: Element): Element[] {
 /** Removes the labels that lie inside `root`. */
 export function dropCheckboxLabels(root: Element, labels: Element[]): void {
   for (const label of labels) if (root.contains(label)) label.remove();
+}
+
+/**
+ * Elements scripted into buttons (role="button") that three or more cards print with one text
+ * ("Add to wishlist", "Compare"): <button> elements go before scoring, and these are the same
+ * controls. Toggles that show a panel (aria-expanded, aria-controls) and buttons whose texts
+ * differ (a topic picker's topics) stay.
+ */
+export function dropRepeatedControls(root: Element): void {
+  const groups = new Map<string, Element[]>();
+  for (const el of root.querySelectorAll('[role="button"]')) {
+    if (el.hasAttribute("aria-expanded") || el.hasAttribute("aria-controls")) continue;
+    const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+    if (text.length === 0 || text.length > LABEL_CHARS) continue;
+    const group = groups.get(text);
+    if (group) group.push(el);
+    else groups.set(text, [el]);
+  }
+  for (const group of groups.values()) if (group.length >= REPEATS) for (const el of group) el.remove();
 }

@@ -47,4 +47,29 @@ describe("checkbox labels on every card", () => {
     for (const x of ["Small", "Medium", "Large"]) expect(t).toContain(x);
     expect(t).toContain("Pack the night before");
   });
+
+  it("a scripted button on every card ('Add to wishlist') goes; a topic picker's buttons and an accordion's toggles stay", () => {
+    const games = ["Hollow Knight", "Stardew Valley", "Celeste", "Hades", "Dead Cells"];
+    const cards = games
+      .map(
+        (g, i) =>
+          `<div class="game"><a href="/app/${i}">${g}</a><span class="price">$1${i}.99</span><div role="button" tabindex="0"><svg></svg><div class="label">Add to wishlist</div></div></div>`,
+      )
+      .join("");
+    const topics = ["Substance Use Disorder", "Post-Traumatic Stress Disorder", "Pain Management", "Sleep and Insomnia"]
+      .map((t) => `<div role="button" tabindex="0">${t}</div>`)
+      .join("");
+    const faq = ["Can I return a game?", "Can I return a game?", "Can I return a game?"]
+      .map(
+        (q, i) =>
+          `<div role="button" aria-expanded="false" aria-controls="a${i}">${q}</div><div id="a${i}"><p>Yes, within two weeks of purchase.</p></div>`,
+      )
+      .join("");
+    const html = page(`<div class="grid">${cards}</div><div class="topics">${topics}</div><div class="faq">${faq}</div>`);
+    const t = text(html, "https://store.example.com/category/indie");
+    for (const g of games) expect(t).toContain(g);
+    expect(t).not.toContain("Add to wishlist");
+    for (const x of ["Substance Use Disorder", "Post-Traumatic Stress Disorder", "Pain Management"]) expect(t).toContain(x);
+    expect(count(t, "Can I return a game?")).toBe(3);
+  });
 });
