@@ -234,6 +234,18 @@ function measureAll(root: Element): Map<Element, { chars: number; linkChars: num
   return out;
 }
 
+/** Removes `el`, taking its text off the counts of the ancestors it leaves. */
+function removeMeasured(el: Element, measured: Map<Element, { chars: number; linkChars: number }>): void {
+  const own = measured.get(el);
+  for (let a = el.parentElement; a && own; a = a.parentElement) {
+    const s = measured.get(a);
+    if (!s) break;
+    s.chars -= own.chars;
+    s.linkChars -= own.linkChars;
+  }
+  el.remove();
+}
+
 export function pruneDocument(body: Element): PruneResult {
   // Collapsed panels that a control can reveal (tabs, accordions, "read more") are content.
   const revealable = new Set<string>();
@@ -242,7 +254,10 @@ export function pruneDocument(body: Element): PruneResult {
   const hidden: Element[] = [];
   const toggled = new Set<Element>();
   removeJunk(body, hidden, toggled);
-  let total = textStats(body).chars;
+  // Every subtree is measured once, up front: the walk below only marks elements, and the hidden
+  // elements removed here have their text taken off their ancestors' counts.
+  const measured = measureAll(body);
+  let total = measured.get(body)?.chars ?? 0;
   // Hidden elements go, except a hidden wrapper of most of the page (a script would reveal it).
   // Hidden microdata blocks (a copy of the article for crawlers) always go.
   for (const h of hidden) {
@@ -257,12 +272,10 @@ export function pruneDocument(body: Element): PruneResult {
     // hidden by class or aria-hidden only when it holds most of it (pages hidden until a script
     // has run, a page behind an open dialog). Smaller ones are meant.
     const styled = HIDDEN_STYLE.test(h.getAttribute("style") ?? "") || MOBILE_ONLY.test(h.getAttribute("class") ?? "");
-    const share = panel || h.hasAttribute("itemscope") ? 0 : textStats(h).chars / Math.max(1, total);
+    const share = panel || h.hasAttribute("itemscope") ? 0 : (measured.get(h)?.chars ?? 0) / Math.max(1, total);
     if (panel || (styled && share >= 0.3) || share >= PAGE_SHARE) unhide(h);
-    else h.remove();
+    else removeMeasured(h, measured);
   }
-  // The walk below only marks elements, so the text of every subtree can be measured once, up front.
-  const measured = measureAll(body);
   total = measured.get(body)?.chars ?? 0;
   const comments: Element[] = [];
   const doomed: Element[] = [];
