@@ -3,6 +3,7 @@
  * types and JSON-LD types. The extractor adapts to it: discussions keep their replies, articles
  * get prose-dense selection and head trimming, products are bounded by name and description.
  */
+import { ELEMENT_NODE } from "./dom.ts";
 
 /**
  * Forum URLs: a forum host, or a thread's path. /t/ and /topic/ name a thread only with its number
@@ -36,12 +37,8 @@ export interface PageKind {
 }
 
 export function pageKind(document: Document, url: string): PageKind {
-  let ld = "";
-  for (const s of document.querySelectorAll('script[type="application/ld+json"]')) ld += (s.textContent ?? "").slice(0, LD_SCAN);
-  let itemTypes = "";
-  for (const el of document.querySelectorAll("[itemtype]")) itemTypes += ` ${el.getAttribute("itemtype") ?? ""}`;
-  const ogType = document.querySelector('meta[property="og:type"]')?.getAttribute("content")?.toLowerCase() ?? "";
-  const published = document.querySelector('meta[property="article:published_time"]') !== null;
+  const { ld, itemTypes, ogTypeMeta, published } = typeSignals(document);
+  const ogType = ogTypeMeta?.getAttribute("content")?.toLowerCase() ?? "";
   const archive = ARCHIVE_BODY.test(document.body?.getAttribute("class") ?? "");
   return {
     discussion: DISCUSSION_URL.test(url) || DISCUSSION_TYPE.test(ld) || DISCUSSION_TYPE.test(itemTypes),
@@ -50,4 +47,34 @@ export function pageKind(document: Document, url: string): PageKind {
     article: !archive && (ogType === "article" || published || ARTICLE_TYPE.test(ld)),
     product: /^(og:)?product\b/.test(ogType) || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),
   };
+}
+
+/**
+ * The JSON-LD text (script[type="application/ld+json"], the type matched in any case), the item
+ * types ([itemtype]), the first meta[property="og:type"] and whether a
+ * meta[property="article:published_time"] exists: what four document-wide queries found, read in
+ * one walk in their order (document order, <template> contents skipped).
+ */
+function typeSignals(document: Document) {
+  let ld = "";
+  let itemTypes = "";
+  let ogTypeMeta: Element | null = null;
+  let published = false;
+  const visit = (el: Element) => {
+    const tag = el.localName;
+    if (tag === "script" && el.getAttribute("type")?.toLowerCase() === "application/ld+json")
+      ld += (el.textContent ?? "").slice(0, LD_SCAN);
+    else if (tag === "meta") {
+      const property = el.getAttribute("property");
+      if (property === "og:type") ogTypeMeta ??= el;
+      else if (property === "article:published_time") published = true;
+    }
+    if (el.hasAttribute("itemtype")) itemTypes += ` ${el.getAttribute("itemtype") ?? ""}`;
+    if (tag === "template") return;
+    for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT_NODE) visit(c as Element);
+  };
+  // From the root element on (linkedom's doctype node has no next sibling): markup after </html> too.
+  for (let top: Node | null = document.documentElement; top; top = top.nextSibling)
+    if (top.nodeType === ELEMENT_NODE) visit(top as Element);
+  return { ld, itemTypes, ogTypeMeta: ogTypeMeta as Element | null, published };
 }
