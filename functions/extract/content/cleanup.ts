@@ -176,8 +176,9 @@ const SECTION_PROSE = 80;
  * A section heading that is a link: a permalink to itself ("<h2 id="setup"><a href="#setup">Setup</a></h2>",
  * as Markdown generators print every heading), or a title that links to what the section is about
  * ("<h3><a>1. Amazon Polly</a></h3>" in a list of tools, a course's name over its review): one
- * link to another site, followed by a block of prose. A linked title to another page of the site
- * is a teaser card's, and one over no prose a partner's banner: those stay link blocks.
+ * link, right after a block of prose (the item before it), or to another site over a block of
+ * prose. A card's linked title to another page of the site (nothing before it in its card) and
+ * one over no prose (a partner's banner) stay link blocks.
  */
 function linkedSectionTitle(el: Element, tag: string, stats: StatsMap, host: string | undefined): boolean {
   if (!HEADING_TAGS.has(tag)) return false;
@@ -185,6 +186,13 @@ function linkedSectionTitle(el: Element, tag: string, stats: StatsMap, host: str
   if (links.length !== 1) return false;
   const href = links[0]?.getAttribute("href")?.trim() ?? "";
   if (href.startsWith("#") && href.length > 1) return true;
+  // Between the story's paragraphs (prose just before it): a list article's next item.
+  for (let p = el.previousElementSibling; p; p = p.previousElementSibling) {
+    const s = stats.get(p);
+    if (!s || s.chars === 0) continue;
+    if (s.prose > 0) return true;
+    break;
+  }
   const linked = linkHost(href);
   if (!host || !linked || sameSite(linked, host)) return false;
   for (let n = el.nextElementSibling; n; n = n.nextElementSibling) {

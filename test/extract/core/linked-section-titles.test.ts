@@ -28,9 +28,9 @@ describe("linked section titles in an article", () => {
     expect(t).not.toContain("How to group pantry items");
   });
 
-  it("still drops a heading linking elsewhere with no prose under it", () => {
+  it("still drops a heading opening a box, linking elsewhere with no prose under it", () => {
     const t = text(
-      `${para("intro", 3)}${para("body", 3)}<h3><a href="https://partner.example.org/offer">Visit our partner</a></h3><ul><li>One</li></ul>`,
+      `${para("intro", 3)}${para("body", 3)}<div class="box"><h3><a href="https://partner.example.org/offer">Visit our partner</a></h3><ul><li>One</li></ul></div>`,
     );
     expect(t).not.toContain("Visit our partner");
   });
@@ -41,5 +41,12 @@ describe("linked section titles in an article", () => {
     );
     expect(t).toContain("The Good");
     expect(t).toContain("Language Design");
+  });
+
+  it("keeps a linked item title that follows the previous item's prose, wherever it links", () => {
+    const t = text(
+      `${para("intro", 3)}<h3><a href="https://www.example.com/reviews/purple-carrot">1. Purple Carrot</a></h3>${para("carrot", 3)}<h3><a href="/reviews/green-chef">2. Green Chef</a></h3><ul><li>Organic meals</li><li>Keto plans</li></ul>`,
+    );
+    expect(t).toContain("2. Green Chef");
   });
 });
