@@ -204,9 +204,21 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" |
   const ci = classAndId(el);
   if (!ci || POSITIVE.test(ci) || RESULTS.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
-  if (STRONG.test(ci) || ALWAYS.test(ci)) return "strong";
+  if (STRONG.test(ci) || ALWAYS.test(ci) || overlay(ci)) return "strong";
   // A heading called "content-header" is a heading, not the page header.
   return !HEADING_TAGS.has(tag) && isWeakMatch(ci) ? "weak" : null;
+}
+
+const FIXED = /(^|\s)fixed(\s|$)/;
+const INSET_0 = /(^|\s)inset-0(\s|$)/;
+
+/**
+ * A layer fixed over the whole screen (utility classes "fixed inset-0"): a modal, a drawer, a
+ * "notify me when back in stock" takeover. The page's own text is never in one, except in an app
+ * shell that fixes its whole frame, and that is a wrapper of most of the page (kept as such).
+ */
+function overlay(ci: string): boolean {
+  return INSET_0.test(ci) && FIXED.test(ci);
 }
 
 /** Text and link-text length of every element under `root`, in one walk. */

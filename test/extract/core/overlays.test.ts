@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const text = (html: string) => extractMainText(html, "https://shop.example.com/p/wool-runner").text;
+const PRODUCT_LD = `<script type="application/ld+json">{"@type":"Product","name":"Wool Runner"}</script>`;
+const takeover = `<div class="z-takeover fixed inset-0 overflow-y-auto"><div class="flex min-h-screen items-center justify-center">
+  <div class="px-6"><h3>Notify me when back in stock</h3><p>Once limited edition colors sell out, they are gone for good. Sign up and we will let you know.</p>
+  <p>It's official: we got your info, and we're rooting for you.</p></div></div></div>`;
+
+describe("layers fixed over the whole screen", () => {
+  it("drops a takeover modal ('fixed inset-0') beside the product, keeps the product", () => {
+    const t = text(`<html><head>${PRODUCT_LD}</head><body><main><div class="product">
+      <h1>Wool Runner</h1><div class="price">$98.00</div>${para("wool", 3)}${takeover}</div></main></body></html>`);
+    for (const want of ["Wool Runner", "how the wool works"]) expect(t).toContain(want);
+    for (const gone of ["Notify me when back in stock", "rooting for you"]) expect(t).not.toContain(gone);
+  });
+
+  it("keeps an app shell that fixes its whole frame, and a block that is only fixed or only inset", () => {
+    const shell = `<html><head>${PRODUCT_LD}</head><body><div class="fixed inset-0 overflow-auto"><main>
+      <h1>Wool Runner</h1>${para("wool", 4)}${para("sole", 4)}</main></div></body></html>`;
+    expect(text(shell)).toContain("how the sole works");
+    const page = `<html><head>${PRODUCT_LD}</head><body><main><div class="product"><h1>Wool Runner</h1>${para("wool", 3)}
+      <div class="fixed top-0"><p>Care: machine wash cold on a gentle cycle, then let the shoes dry in the air.</p></div>
+      <div class="absolute inset-0"><p>Fit: the runner fits true to size for most feet and most socks.</p></div></div></main></body></html>`;
+    const t = text(page);
+    for (const want of ["machine wash cold", "true to size"]) expect(t).toContain(want);
+  });
+});
