@@ -167,3 +167,18 @@ export function linkHost(href: string): string | null {
 export function sameSite(linked: string, host: string): boolean {
   return linked === host || linked.endsWith(`.${host}`) || host.endsWith(`.${linked}`);
 }
+
+/**
+ * True when `el` is nothing but a chain of single wrappers around one h2-h6 heading that is not a
+ * link (a shelf's linked title, "Trends Online", names a block of links).
+ */
+export function loneHeading(el: Element): boolean {
+  let e: Element | null = el;
+  for (let depth = 0; e && depth <= 4; depth++) {
+    if (e !== el && /^h[2-6]$/.test(tagOf(e))) return e.querySelector("a") === null;
+    if (e.childElementCount !== 1) return false;
+    for (let n = e.firstChild; n; n = n.nextSibling) if (n.nodeType === TEXT_NODE && (n as Text).data.trim() !== "") return false;
+    e = e.firstElementChild;
+  }
+  return false;
+}

@@ -5,7 +5,17 @@
  * A marked element is kept when it holds most of the page's text: sites reuse such words on
  * wrappers ("has-sidebar", "page-header-wrap").
  */
-import { classAndId, ELEMENT_NODE, HEADING_TAGS, JUNK_TAGS, TEXT_NODE, tagOf, textStats, visibleLength } from "./dom.ts";
+import {
+  classAndId,
+  ELEMENT_NODE,
+  HEADING_TAGS,
+  JUNK_TAGS,
+  loneHeading,
+  TEXT_NODE,
+  tagOf,
+  textStats,
+  visibleLength,
+} from "./dom.ts";
 
 const HEADINGS = "h1, h2, h3, h4, h5, h6";
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
@@ -205,8 +215,9 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" |
   if (!ci || POSITIVE.test(ci) || RESULTS.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
   if (STRONG.test(ci) || ALWAYS.test(ci) || overlay(ci)) return "strong";
-  // A heading called "content-header" is a heading, not the page header.
-  return !HEADING_TAGS.has(tag) && isWeakMatch(ci) ? "weak" : null;
+  // A heading called "content-header" is a heading, not the page header; so is a heading alone in
+  // a wrapper with such a name (a page builder's "elementor-widget-heading" around an <h3>).
+  return !HEADING_TAGS.has(tag) && isWeakMatch(ci) && !loneHeading(el) ? "weak" : null;
 }
 
 const FIXED = /(^|\s)fixed(\s|$)/;
