@@ -7,6 +7,7 @@
  * the content.
  */
 import { makeOf } from "./dom.ts";
+import { bylineOf } from "./post-byline.ts";
 import type { StatsMap } from "./score.ts";
 
 const POST_WORD =
@@ -176,7 +177,8 @@ interface Part {
  * The chrome around each post of a thread: the author card (name, rank, post count, join date),
  * the post's date and number, its action bar ("Reply", "Report"). Such parts have the same class
  * in every post, are short and never prose, while the post's own text is prose in some posts at
- * least. They repeat once per post and are no part of what was said: they go.
+ * least. They repeat once per post and are no part of what was said: they go, but for the
+ * byline (who wrote the post and when).
  */
 export function dropPostChrome(root: Element, stats: StatsMap): void {
   const posts = postList(root, stats);
@@ -208,7 +210,8 @@ export function dropPostChrome(root: Element, stats: StatsMap): void {
   for (const part of parts.values()) {
     if (part.posts.size < need || part.prose > 0 || !part.partial || part.max > CHROME_MAX_CHARS) continue;
     if (part.chars / part.els.length > CHROME_MEAN_CHARS) continue;
-    for (const el of part.els) el.remove();
+    // The author's name and the post's date stay, on lines of their own (content/post-byline.ts).
+    for (const el of part.els) el.replaceWith(...bylineOf(el));
   }
 }
 

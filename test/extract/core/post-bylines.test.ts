@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const text = (html: string, url = "https://forum.example.com/threads/winter-tents.42/") => extractMainText(html, url).text;
+
+const page = (posts: string) =>
+  `<html><head><title>Winter tents</title></head><body><main><h1>Winter tents</h1><div class="block-body">${posts}</div></main></body></html>`;
+
+/** A XenForo-style post: the author card (avatar, name, rank, join date, post count) and a header with the date. */
+const post = (who: string, n: number, topic: string) =>
+  `<article class="message"><div class="message-cell message-cell--user"><a class="avatar" href="/members/${who}.${n}/"><img alt="${who}" src="/a/${n}.jpg"></a><h4 class="message-name"><a href="/members/${who}.${n}/">${who}</a></h4><h5 class="userTitle">Well-known member</h5><dl><dt>Joined</dt><dd>Aug 24, 2006</dd></dl><dl><dt>Messages</dt><dd>${n * 37}</dd></dl></div><div class="message-cell message-cell--main"><header class="message-attribution"><time datetime="2024-09-2${n}">Sep 2${n}, 2024</time><a href="/threads/winter-tents.42/post-${n}">Share</a></header><div class="message-body">${para(topic, 2)}</div><div class="message-actions"><a href="/report/${n}">Report</a> <a href="/reply/${n}">Reply</a></div></div></article>`;
+
+describe("a post's byline in a thread", () => {
+  it("keeps each post's author name and date where the post chrome was; the rest of the card goes", () => {
+    const t = text(page(post("alice", 1, "tent") + post("bob", 2, "pole") + post("carol", 3, "stake")));
+    expect(t).toContain("how the pole works");
+    expect(t).toMatch(/bob\nSep 22, 2024\nThe pole note/);
+    for (const chrome of ["Well-known member", "Joined", "Aug 24, 2006", "74", "Share", "Report"])
+      expect(t).not.toContain(chrome);
+  });
+
+  it("takes no name from a card without a link to a profile, nor from other links in the chrome", () => {
+    const plain = (n: number, topic: string) =>
+      `<div class="post"><div class="post-info"><span>Guest</span> <a href="/threads/winter-tents.42/#p${n}">Permalink</a> <span>${n * 3} posts</span></div><div class="post-text">${para(topic, 2)}</div></div>`;
+    const t = text(page(plain(1, "tent") + plain(2, "pole") + plain(3, "stake")));
+    expect(t).toContain("how the stake works");
+    for (const chrome of ["Guest", "Permalink", "6 posts"]) expect(t).not.toContain(chrome);
+  });
+});
