@@ -146,7 +146,7 @@ function removeJunk(root: Element, hidden: Element[], toggled: Set<Element>): vo
       if (panel) toggled.add(panel);
       removeJunk(c, hidden, toggled);
       unwrap(c);
-    } else if (JUNK_TAGS.has(tag)) c.remove();
+    } else if (JUNK_TAGS.has(tag) || (tag === "a" && isSkipLink(c))) c.remove();
     else {
       if (tag !== "body" && tag !== "html" && isHidden(c)) hidden.push(c);
       if (c.firstElementChild) removeJunk(c, hidden, toggled);
@@ -169,6 +169,20 @@ function tabPane(h: Element): boolean {
   for (let s = h.parentElement?.firstElementChild; s; s = s.nextElementSibling)
     if (s !== h && s.getAttribute("class") === cls && !isHidden(s)) return true;
   return false;
+}
+
+/** A skip link's words: "Skip to main content", "Skip to product list", "Skip navigation links". */
+const SKIP_LINK = /^(skip|jump) (to|over|past)\b|^skip (navigation|nav|links|menu)\b/i;
+const SKIP_LINK_CHARS = 60;
+
+/**
+ * A skip link: a keyboard user's jump to a place on the same page (href="#main"), shown only when
+ * it has the focus; as text it is a stray line at the top of the page.
+ */
+function isSkipLink(a: Element): boolean {
+  if (!(a.getAttribute("href") ?? "").startsWith("#")) return false;
+  const text = (a.textContent ?? "").trim();
+  return text.length <= SKIP_LINK_CHARS && SKIP_LINK.test(text);
 }
 
 /** Kept hidden content is shown: the renderers leave hidden elements out. */
