@@ -30,7 +30,7 @@ export function labelledBlocks(
       if (!s || s.chars === 0) continue;
       if (s.chars > LABEL_CHARS && s.chars <= limit) {
         const first = firstTextBlock(c, stats);
-        const label = (first?.textContent ?? "").replace(/\s+/g, " ").trim();
+        const label = first ? spacedText(first) : "";
         if (first && label.length <= LABEL_CHARS && accepts(label, c, s)) {
           found.push(c);
           continue;
@@ -41,4 +41,24 @@ export function labelledBlocks(
   };
   visit(root);
   return found;
+}
+
+/**
+ * The text of a label with a space between its elements' texts: a heading and a link beside it in
+ * one short block ("<span>Recent Posts</span><a>View All</a>") read as two words, not one.
+ */
+function spacedText(el: Element): string {
+  const parts: string[] = [];
+  const walk = (n: Node) => {
+    for (let c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) parts.push((c as Text).data);
+      else if (c.nodeType === 1) {
+        parts.push(" ");
+        walk(c);
+        parts.push(" ");
+      }
+    }
+  };
+  walk(el);
+  return parts.join("").replace(/\s+/g, " ").trim();
 }

@@ -60,3 +60,25 @@ describe("labelled sections of teasers (blog posts, insights, resources)", () =>
     expect(t).toContain("Latest articles");
   });
 });
+
+describe("a teaser label set beside a link in one short block", () => {
+  const labelled = (head: string) =>
+    `<section class="band"><div class="row"><div class="label">${head}</div></div><ul class="cards">${[
+      ["Unclog a shower without chemicals", "If your shower drains slowly, these three steps clear most clogs in minutes."],
+      ["Tank or tankless water heaters", "If your water heater is reaching the end of its life, here is how to choose."],
+      ["The case for repiping early", "Many homeowners do not think about repiping until a pipe bursts; plan ahead."],
+    ]
+      .map(([t, e], i) => card(t ?? "", e ?? "", i))
+      .join("")}</ul></section>`;
+
+  it("reads 'Recent Posts' and 'View All' as two words and drops the strip", () => {
+    const t = text(page(labelled(`<span>Recent Posts</span><a href="/blog">View All</a>`)));
+    expect(t).toContain("how the sharing works");
+    expect(t).not.toContain("Unclog a shower without chemicals");
+  });
+
+  it("keeps cards under a label that names no other pages", () => {
+    const t = text(page(labelled(`<span>Our services</span><a href="/services">View All</a>`)));
+    expect(t).toContain("Unclog a shower without chemicals");
+  });
+});
