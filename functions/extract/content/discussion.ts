@@ -243,8 +243,11 @@ const SORT = /^sort by\b/i;
 const POST_NUMBER = /^#\d{1,6}$/;
 /** A post's subject line ("Re: Turning off all LED of RPi 5", "3. Re: Tips ..."): the thread's title again. */
 const REPLY_SUBJECT = /^(\d{1,6}\.\s*)?re:\s*(.{4,})$/i;
+/** A post's reply and thanks counters and the thread's reply controls ("2 replies", "[ 3 ] Thanks", "Show more replies", "Post a reply"). */
+const POST_COUNTERS =
+  /^(\d+ repl(y|ies)|\[ ?\d+ ?\] thanks?|(show|view|load) (\d+ )?(more|all|previous|older) (replies|comments)|post a reply)$/i;
 /** Whole short blocks that are notices, and the first lines that open a prose-free panel. */
-const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS, POST_NUMBER];
+const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS, POST_NUMBER, POST_COUNTERS];
 const PANELS = [SIGN_IN, VIEWERS, SORT];
 const NOTICE_CHARS = 200;
 const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);

@@ -44,3 +44,34 @@ describe("a post's number and subject line in its header", () => {
     expect(t).toContain("#1");
   });
 });
+
+describe("a post's reply and thanks counters", () => {
+  it("drops '2 replies', '[ 3 ] Thanks', 'Show more replies' and 'Post a reply' between the posts", () => {
+    const post = (n: number, who: string, topic: string) =>
+      `<div class="post"><div class="author">${who}</div><div class="content">${para(topic, 2)}</div><div class="counters-${n}">[ ${n} ] Thanks</div><div class="replies-${n}">${n} replies</div></div>`;
+    const t = text(
+      page(
+        post(1, "alice", "tent") +
+          post(2, "bob", "pole") +
+          post(3, "carol", "stake") +
+          `<div class="more"><a href="?page=2">Show more replies</a></div><div class="reply-link"><a href="/post">Post a reply</a></div>`,
+      ),
+    );
+    expect(t).toContain("how the stake works");
+    for (const gone of ["Thanks", "2 replies", "Show more replies", "Post a reply"]) expect(t, gone).not.toContain(gone);
+  });
+
+  it("keeps a short post that thanks or counts replies in its own words", () => {
+    const post = (who: string, body: string) =>
+      `<div class="post"><div class="author">${who}</div><div class="content">${body}</div></div>`;
+    const t = text(
+      page(
+        post("alice", para("tent", 2)) +
+          post("bob", "<p>Thanks, that helped!</p>") +
+          post("carol", "<p>2 replies and no answer yet?</p>"),
+      ),
+    );
+    expect(t).toContain("Thanks, that helped!");
+    expect(t).toContain("2 replies and no answer yet?");
+  });
+});
