@@ -16,13 +16,9 @@ import {
   textStats,
   visibleLength,
 } from "./dom.ts";
+import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, tabPane, unhide } from "./hidden.ts";
 
 const HEADINGS = "h1, h2, h3, h4, h5, h6";
-const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
-const SHOWN_FROM = /(^|\s)(sm|md|lg|xl|2xl):(block|flex|grid|inline|inline-block|inline-flex|table|contents)(\s|$)/;
-const MOBILE_ONLY = /(^|\s)(md|lg):hidden(\s|$)/;
-const HIDDEN_CLASS =
-  /(^|\s)(sr-only|screen-reader-text|visually-hidden|visuallyhidden|skip-link|hidden|hide|is-hidden|invisible|u-hidden)(\s|$)/;
 
 /**
  * Furniture whatever its text: matched anywhere in class or id. Testimonials are not in it: on a
@@ -106,19 +102,6 @@ export interface PruneResult {
   comments: Element[];
 }
 
-function isHidden(el: Element): boolean {
-  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
-  const style = el.getAttribute("style");
-  if (style && HIDDEN_STYLE.test(style)) return true;
-  // linkedom builds the class string on each read: only read it when there is one.
-  if (!el.hasAttribute("class")) return false;
-  const cls = el.getAttribute("class");
-  // Read as on a desktop: "hidden md:block" is shown there, "md:hidden" is the mobile layout's copy.
-  if (cls === null) return false;
-  if (HIDDEN_CLASS.test(cls.toLowerCase())) return !SHOWN_FROM.test(cls);
-  return MOBILE_ONLY.test(cls) && !SHOWN_FROM.test(cls);
-}
-
 /**
  * A toggle that fills a heading ("<h3><button>What is an HRMS?</button></h3>", or a div with
  * role="heading"): an accordion's question or section title, which the heading shows.
@@ -155,22 +138,6 @@ function removeJunk(root: Element, hidden: Element[], toggled: Set<Element>): vo
   }
 }
 
-/** Class words of a tab's panel: "tab-pane", "tabs__panel", "tab-content", "tabpanel". */
-const TAB_CLASS = /(^|[\s_-])tabs?([\s_-]|$)|tab-?(pane|panel|content|body)|tabpanel/i;
-
-/**
- * A tab's panel hidden until its tab is clicked, by a script rather than aria-controls: an
- * element whose class names a tab panel beside a shown sibling of the same class (the open tab).
- * A product page's "Specs" tab beside its open "Overview" is the page's content.
- */
-function tabPane(h: Element): boolean {
-  const cls = h.getAttribute("class");
-  if (!cls || !TAB_CLASS.test(cls)) return false;
-  for (let s = h.parentElement?.firstElementChild; s; s = s.nextElementSibling)
-    if (s !== h && s.getAttribute("class") === cls && !isHidden(s)) return true;
-  return false;
-}
-
 /** A skip link's words: "Skip to main content", "Skip to product list", "Skip navigation links". */
 const SKIP_LINK = /^(skip|jump) (to|over|past)\b|^skip (navigation|nav|links|menu)\b/i;
 const SKIP_LINK_CHARS = 60;
@@ -183,13 +150,6 @@ function isSkipLink(a: Element): boolean {
   if (!(a.getAttribute("href") ?? "").startsWith("#")) return false;
   const text = (a.textContent ?? "").trim();
   return text.length <= SKIP_LINK_CHARS && SKIP_LINK.test(text);
-}
-
-/** Kept hidden content is shown: the renderers leave hidden elements out. */
-function unhide(el: Element): void {
-  el.removeAttribute("hidden");
-  el.removeAttribute("aria-hidden");
-  el.removeAttribute("style");
 }
 
 function unwrap(el: Element): void {

@@ -1,0 +1,46 @@
+/**
+ * Hidden elements: what the page hides (the `hidden` attribute, `aria-hidden`, an inline
+ * `display: none`, hiding classes read as on a desktop), the tab panels a script hides beside the
+ * open one, and showing what is kept. Which hidden elements stay is pruneDocument's decision.
+ */
+export const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+const SHOWN_FROM = /(^|\s)(sm|md|lg|xl|2xl):(block|flex|grid|inline|inline-block|inline-flex|table|contents)(\s|$)/;
+export const MOBILE_ONLY = /(^|\s)(md|lg):hidden(\s|$)/;
+const HIDDEN_CLASS =
+  /(^|\s)(sr-only|screen-reader-text|visually-hidden|visuallyhidden|skip-link|hidden|hide|is-hidden|invisible|u-hidden)(\s|$)/;
+
+export function isHidden(el: Element): boolean {
+  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
+  const style = el.getAttribute("style");
+  if (style && HIDDEN_STYLE.test(style)) return true;
+  // linkedom builds the class string on each read: only read it when there is one.
+  if (!el.hasAttribute("class")) return false;
+  const cls = el.getAttribute("class");
+  // Read as on a desktop: "hidden md:block" is shown there, "md:hidden" is the mobile layout's copy.
+  if (cls === null) return false;
+  if (HIDDEN_CLASS.test(cls.toLowerCase())) return !SHOWN_FROM.test(cls);
+  return MOBILE_ONLY.test(cls) && !SHOWN_FROM.test(cls);
+}
+
+/** Class words of a tab's panel: "tab-pane", "tabs__panel", "tab-content", "tabpanel". */
+const TAB_CLASS = /(^|[\s_-])tabs?([\s_-]|$)|tab-?(pane|panel|content|body)|tabpanel/i;
+
+/**
+ * A tab's panel hidden until its tab is clicked, by a script rather than aria-controls: an
+ * element whose class names a tab panel beside a shown sibling of the same class (the open tab).
+ * A product page's "Specs" tab beside its open "Overview" is the page's content.
+ */
+export function tabPane(h: Element): boolean {
+  const cls = h.getAttribute("class");
+  if (!cls || !TAB_CLASS.test(cls)) return false;
+  for (let s = h.parentElement?.firstElementChild; s; s = s.nextElementSibling)
+    if (s !== h && s.getAttribute("class") === cls && !isHidden(s)) return true;
+  return false;
+}
+
+/** Kept hidden content is shown: the renderers leave hidden elements out. */
+export function unhide(el: Element): void {
+  el.removeAttribute("hidden");
+  el.removeAttribute("aria-hidden");
+  el.removeAttribute("style");
+}
