@@ -17,6 +17,7 @@ import {
   visibleLength,
 } from "./dom.ts";
 import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, tabPane, unhide } from "./hidden.ts";
+import { builtOfTextWidgets, textWidget } from "./text-widget.ts";
 
 const HEADINGS = "h1, h2, h3, h4, h5, h6";
 
@@ -180,7 +181,7 @@ function isWeakMatch(ci: string): boolean {
 }
 
 /** Why an element looks like furniture: "strong", "weak", "comment" or null. */
-function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" | "weak" | "comment" | null {
+function furnitureKind(el: Element, tag: string, inArticle: boolean, widgetText: boolean): "strong" | "weak" | "comment" | null {
   if (REMOVE_TAGS.has(tag)) return "strong";
   if (tag === "header") return inArticle ? null : "weak";
   const role = el.getAttribute("role");
@@ -191,7 +192,9 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean): "strong" |
   if (STRONG.test(ci) || ALWAYS.test(ci) || overlay(ci)) return "strong";
   // A heading called "content-header" is a heading, not the page header; so is a heading alone in
   // a wrapper with such a name (a page builder's "elementor-widget-heading" around an <h3>).
-  return !HEADING_TAGS.has(tag) && isWeakMatch(ci) && !loneHeading(el) ? "weak" : null;
+  return !HEADING_TAGS.has(tag) && isWeakMatch(ci) && !loneHeading(el) && !(widgetText && textWidget(el, ci, isWeakMatch))
+    ? "weak"
+    : null;
 }
 
 const FIXED = /(^|\s)fixed(\s|$)/;
@@ -274,6 +277,7 @@ export function pruneDocument(body: Element): PruneResult {
     else removeMeasured(h, measured);
   }
   total = measured.get(body)?.chars ?? 0;
+  const widgetText = builtOfTextWidgets(body, isWeakMatch);
   const comments: Element[] = [];
   const doomed: Element[] = [];
   let doomedChars = 0;
@@ -286,7 +290,7 @@ export function pruneDocument(body: Element): PruneResult {
       let kind =
         tag === "main" || tag === "article" || c.getAttribute("itemprop") === "articleBody"
           ? null
-          : furnitureKind(c, tag, inArticle);
+          : furnitureKind(c, tag, inArticle, widgetText);
       if (kind === "comment" && inComment) kind = null;
       let removed = false;
       if (kind) {
