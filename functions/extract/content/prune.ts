@@ -17,6 +17,7 @@ import {
   visibleLength,
 } from "./dom.ts";
 import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, tabPane, unhide } from "./hidden.ts";
+import { isOwnList, mainOf } from "./own-list.ts";
 import { builtOfTextWidgets, textWidget } from "./text-widget.ts";
 
 const HEADINGS = "h1, h2, h3, h4, h5, h6";
@@ -283,7 +284,7 @@ export function pruneDocument(body: Element): PruneResult {
   let doomedChars = 0;
   // Inside a comment section (kept on discussion pages) furniture is looked for too: signatures,
   // share bars and user panels inside posts; nested comments count with the section.
-  const walk = (el: Element, inArticle: boolean, inComment: boolean) => {
+  const walk = (el: Element, inArticle: boolean, inComment: boolean, main: Element | null, list: Element | null) => {
     for (let c = el.firstElementChild; c; ) {
       const next = c.nextElementSibling;
       const tag = tagOf(c);
@@ -293,6 +294,7 @@ export function pruneDocument(body: Element): PruneResult {
           : furnitureKind(c, tag, inArticle, widgetText);
       if (kind === "comment" && inComment) kind = null;
       let removed = false;
+      let listEl = list;
       if (kind) {
         const { chars, linkChars } = measured.get(c) ?? textStats(c);
         // Wrappers holding most of the page, or much prose, are not furniture, whatever they are called.
@@ -306,16 +308,20 @@ export function pruneDocument(body: Element): PruneResult {
         // off-canvas menu's page wrapper) holds the page's <main>: it is the page, with the
         // sidebar inside it (pruned on its own below). A sidebar never holds the main element.
         const layout = byClass && c.querySelector("main, [role=main]") !== null;
+        // A list named as recirculation that holds most of <main> is the page's own (content/own-list.ts).
+        const ownList = byClass && kind === "strong" && isOwnList(c, chars, main, list, measured);
+        if (ownList && !list) listEl = c;
         if (kind === "comment") {
           // Comment sections can outweigh the article: only a heading or article body inside saves them.
           if (!c.querySelector("h1, [itemprop=articleBody]")) {
             comments.push(c);
-            if (c.firstElementChild) walk(c, inArticle || tag === "article" || tag === "main", true);
+            if (c.firstElementChild) walk(c, inArticle || tag === "article" || tag === "main", true, mainOf(c, tag, main), list);
             removed = true;
           }
         } else if (
           !wrapper &&
           !layout &&
+          !ownList &&
           (kind === "strong" || chars < 200 || (linkChars > 0.4 * chars && !(chars >= 1000 && c.querySelector(PRODUCT_ITEM))))
         ) {
           doomed.push(c);
@@ -323,11 +329,12 @@ export function pruneDocument(body: Element): PruneResult {
           removed = true;
         }
       }
-      if (!removed && c.firstElementChild) walk(c, inArticle || tag === "article" || tag === "main", inComment);
+      if (!removed && c.firstElementChild)
+        walk(c, inArticle || tag === "article" || tag === "main", inComment, mainOf(c, tag, main), listEl);
       c = next;
     }
   };
-  walk(body, false, false);
+  walk(body, false, false, null, null);
   // Class names misled us if nearly nothing would be left: then keep everything but the junk.
   if (total - doomedChars < Math.min(100, 0.1 * total)) return { comments: [] };
   for (const d of doomed) d.remove();
