@@ -32,7 +32,7 @@ export function extractMainText(
   const document = parseDocument(html);
   // Metadata first: main-content extraction removes furniture from the document.
   const metadata = extractMetadata(document);
-  const found = findMainContent(document, url, () => parseDocument(html));
+  const found = findMainContent(document, url, () => parseDocument(html), metadata.author);
   const text = found ? toPlainText(found.root) : "";
   if (!metadata.language && text) metadata.language = detectLanguage(text);
   const title = found?.title ? (found.title.textContent ?? "").replace(/\s+/g, " ").trim() : null;
@@ -46,8 +46,8 @@ export function extractMainText(
  * without that cleanup, since the page's text unfiltered serves better than an `empty_content`
  * error for a page that has text. Pages that have none still find none.
  */
-function findMainContent(document: Document, url: string, reparse: () => Document): MainContent | null {
-  const found = extractMainContent(document, url);
+function findMainContent(document: Document, url: string, reparse: () => Document, author: string | null): MainContent | null {
+  const found = extractMainContent(document, url, true, author);
   if (!found || textStats(found.root).chars > 0) return found;
   return extractMainContent(reparse(), url, false);
 }
@@ -56,8 +56,8 @@ function findMainContent(document: Document, url: string, reparse: () => Documen
 const SECTIONING = new Set(["BODY", "MAIN", "ARTICLE", "SECTION", "DIV"]);
 
 /** The main content with its title heading in front. */
-function mainContent(document: Document, url: string, reparse: () => Document): Element | null {
-  const found = findMainContent(document, url, reparse);
+function mainContent(document: Document, url: string, reparse: () => Document, author: string | null): Element | null {
+  const found = findMainContent(document, url, reparse, author);
   if (!found) return null;
   const { root, title } = found;
   if (!title) return root;
@@ -107,8 +107,8 @@ export function extractHtml(html: string, opts: ExtractOptions): ExtractOutcome 
       };
     }
     unmatched = scoped.unmatched;
-    root = scoped.root ?? mainContent(document, opts.url, reparse);
-  } else root = mainContent(document, opts.url, reparse);
+    root = scoped.root ?? mainContent(document, opts.url, reparse, metadata.author);
+  } else root = mainContent(document, opts.url, reparse, metadata.author);
   if (!root) return { ok: false, error: "empty_content" };
   const plain = toPlainText(root);
   if (plain.trim().length === 0) return { ok: false, error: "empty_content" };

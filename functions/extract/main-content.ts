@@ -18,6 +18,8 @@
  * The page's title heading comes back beside the root when the root does not show it
  * (content/title-heading.ts).
  */
+
+import { dropAuthorBio } from "./content/author-bio.ts";
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
 import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
@@ -62,7 +64,12 @@ export interface MainContent {
  * (furniture, calls to action, teasers...): for a second reading when the cleanup left nothing
  * (see extract.ts).
  */
-export function extractMainContent(document: Document, url: string, clean = true): MainContent | null {
+export function extractMainContent(
+  document: Document,
+  url: string,
+  clean = true,
+  author: string | null = null,
+): MainContent | null {
   const body = document.body ?? document.documentElement;
   if (!body) return null;
   const kind = pageKind(document, url);
@@ -173,6 +180,8 @@ export function extractMainContent(document: Document, url: string, clean = true
     lists: articleLike && !discussion && !product && isListPage(chosen, stats),
     host,
   });
+  // The bio of the page's own author under the story ("Jane Doe is a freelance writer...").
+  if (author && articleLike && !discussion) dropAuthorBio(chosen, author);
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
   dropRepeatedBlocks(chosen, stats);
   // A label printed twice, once for screen readers (content/echoes.ts).
