@@ -80,7 +80,8 @@ export function extractMainContent(
   placeStreamedContent(body);
   // Before pruning: the checkboxes that say which labels are theirs go with the junk.
   const boxLabels = checkboxLabels(body);
-  const { comments } = pruneDocument(body);
+  // On category pages a list named as recirculation can be the page's own (content/own-list.ts).
+  const { comments } = pruneDocument(body, collection && !product);
   // Comment sections go, except on discussion pages where the posts are the content, and pages
   // that are nothing but their comments (a link aggregator's story page: a link and its thread).
   const discussion = kind.discussion || onlyComments(body, comments);

@@ -247,7 +247,11 @@ function removeMeasured(el: Element, measured: Map<Element, { chars: number; lin
   el.remove();
 }
 
-export function pruneDocument(body: Element): PruneResult {
+/**
+ * With `lists` (a category or listing page: content/page-kind.ts), a list named as recirculation
+ * that holds most of <main> is kept as the page's own (content/own-list.ts).
+ */
+export function pruneDocument(body: Element, lists = false): PruneResult {
   // Collapsed panels that a control can reveal (tabs, accordions, "read more") are content.
   const revealable = new Set<string>();
   for (const el of body.querySelectorAll("[aria-controls]"))
@@ -309,7 +313,7 @@ export function pruneDocument(body: Element): PruneResult {
         // sidebar inside it (pruned on its own below). A sidebar never holds the main element.
         const layout = byClass && c.querySelector("main, [role=main]") !== null;
         // A list named as recirculation that holds most of <main> is the page's own (content/own-list.ts).
-        const ownList = byClass && kind === "strong" && isOwnList(c, chars, main, list, measured);
+        const ownList = lists && byClass && kind === "strong" && isOwnList(c, chars, main, list, measured);
         if (ownList && !list) listEl = c;
         if (kind === "comment") {
           // Comment sections can outweigh the article: only a heading or article body inside saves them.

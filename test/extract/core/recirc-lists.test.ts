@@ -37,7 +37,8 @@ const chunked = (items: string[]) => {
 
 describe("a page's own list named as recirculation", () => {
   it("a category page's entries in 'recirc-list' chunks that hold most of <main> are the content", () => {
-    const html = `<html><body><header><a href="/">Home</a></header><main>
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","name":"Dinner Recipes"}</script>`;
+    const html = `<html><head>${ld}</head><body><header><a href="/">Home</a></header><main>
       <h1>Dinner Recipes</h1><p>What's for dinner? Popular five-star dinner recipes.</p>
       <section class="spotlight"><h2>What's For Dinner?</h2><a class="card" href="/x"><div>The Five Best Beef Taco Recipes</div></a></section>
       <h2>Explore Dinner Recipes</h2><div class="article-list-group">${chunked(recipes)}</div></main>
@@ -57,5 +58,17 @@ describe("a page's own list named as recirculation", () => {
     const t = text(html, "https://news.example.com/2025/01/river-path");
     expect(t).toContain("River path stays open");
     for (const r of recipes.slice(0, 6)) expect(t).not.toContain(r);
+  });
+
+  it("on a story page, a short brief's 'related' grid that outweighs it still goes", () => {
+    const cards = recipes
+      .map((t, i) => `<div class="card"><a href="/news/${i}">${t}</a><span>Jan ${i + 1}, 2025</span></div>`)
+      .join("");
+    const html = `<html><head><meta property="og:type" content="article"></head><body><main><article><h1>River path stays open</h1>
+      <p>The council met on Tuesday evening and voted to keep the river path open through the winter, after a long debate about lighting, cost and the safety of cyclists. The vote was seven to two.</p></article>
+      <div class="related-stories"><h2>More news</h2><div class="grid">${cards}</div></div></main></body></html>`;
+    const t = text(html, "https://news.example.com/2025/01/river-path");
+    expect(t).toContain("seven to two");
+    for (const r of recipes) expect(t).not.toContain(r);
   });
 });
