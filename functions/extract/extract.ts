@@ -12,6 +12,7 @@ import { toCleanHtml } from "./output/clean-html.ts";
 import { collectImageLinks, collectLinks } from "./output/links.ts";
 import { toMarkdown } from "./output/markdown.ts";
 import { toPlainText } from "./output/plain-text.ts";
+import { spaceSeams } from "./output/seams.ts";
 import { applySelectors } from "./output/selectors.ts";
 import { toTree } from "./output/tree.ts";
 import { classifyPage } from "./page-type.ts";
@@ -113,6 +114,8 @@ export function extractHtml(html: string, opts: ExtractOptions): ExtractOutcome 
   const plain = toPlainText(root);
   if (plain.trim().length === 0) return { ok: false, error: "empty_content" };
   if (!metadata.language) metadata.language = detectLanguage(plain);
+  // The plain text above reads sibling inline elements' words apart; the rendered formats too.
+  spaceSeams(root);
   const page: ExtractedPage = { ...metadata, text: render(root, opts), textLength: plain.length };
   if (opts.links) page.links = collectLinks(root, opts.url);
   if (opts.imageLinks) page.imageLinks = collectImageLinks(root, opts.url);

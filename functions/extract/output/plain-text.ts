@@ -1,5 +1,6 @@
 import { preText } from "./code.ts";
 import { ELEMENT_NODE, isSkipped, isText } from "./dom.ts";
+import { isInline, meetsMidWord } from "./seams.ts";
 import { BLOCK_TAGS } from "./tags.ts";
 
 // Structure travels through the walk as control characters that never occur in HTML text
@@ -19,15 +20,6 @@ const VERBATIM = /\u0003(\d+)\u0004/g;
 // only real runs and non-space whitespace: replacing every single space would copy the whole text
 const WHITESPACE = / \s+|[^\S ]\s*/g;
 
-/**
- * A seam between two words: a lower-case letter or a digit, then an upper-case letter
- * ("SportivaAragon", "$108MSRP"), or a capital then a capitalised word ("SQLData").
- */
-const SEAM_LOWER = /[\p{Ll}\p{N}]$/u;
-const SEAM_UPPER = /\p{Lu}$/u;
-const NEXT_UPPER = /^\p{Lu}/u;
-const NEXT_WORD = /^\p{Lu}\p{Ll}/u;
-
 /** True when the text ending at parts[end] and the text starting at parts[start] meet mid-word. */
 function runTogether(parts: string[], end: number, start: number): boolean {
   let i = end;
@@ -36,8 +28,7 @@ function runTogether(parts: string[], end: number, start: number): boolean {
   while (j < parts.length && parts[j] === "") j++;
   const left = parts[i];
   const right = parts[j];
-  if (left === undefined || right === undefined) return false;
-  return SEAM_LOWER.test(left) ? NEXT_UPPER.test(right) : SEAM_UPPER.test(left) && NEXT_WORD.test(right);
+  return left !== undefined && right !== undefined && meetsMidWord(left, right);
 }
 
 /**
@@ -65,7 +56,7 @@ export function toPlainText(root: Element): string {
       const el = n as Element;
       if (isSkipped(el)) continue;
       const tag = el.localName;
-      if (tag !== "br" && tag !== "td" && tag !== "th" && tag !== "pre" && !BLOCK_TAGS.has(tag)) {
+      if (isInline(tag)) {
         // Sibling inline elements that a stylesheet sets on lines of their own (a card's brand
         // then its name, a row of category links): words run together across the seam
         // ("La SportivaAragon") unless a space goes between them.

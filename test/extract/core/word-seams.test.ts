@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractMainText } from "../../../functions/extract/extract.ts";
+import { extractHtml, extractMainText } from "../../../functions/extract/extract.ts";
 
 const text = (html: string, url: string) => extractMainText(html, url).text;
 
@@ -43,5 +43,25 @@ describe("words at the seam of two inline elements", () => {
     expect(t).toContain("H2O and CO2");
     expect(t).toContain("Typeset");
     expect(t).toContain("ReadMore");
+  });
+
+  it("Markdown, HTML and the JSON tree read the words apart as the plain text does", () => {
+    const html = page(
+      shoes.map(card).join(""),
+      `<p>The <b>i</b>Phone and H<sub>2</sub>O, <a href="/x">Read</a>More as one word.</p>`,
+    );
+    const render = (format: "markdown" | "html" | "json") => {
+      const r = extractHtml(html, { url: "https://shop.example.com/c/climbing-shoes", format, links: false, imageLinks: false });
+      if (!r.ok) throw new Error(r.error);
+      return r.page.text;
+    };
+    const md = render("markdown");
+    expect(md).toContain("[La Sportiva Aragon Climbing Shoes](https://shop.example.com/product/0)");
+    expect(md).toContain("$109.00 MSRP: $209.00");
+    expect(md).toContain("The **i**Phone and H2O, [Read](https://shop.example.com/x)More");
+    expect(render("html")).toContain("<span>La Sportiva</span> <span>Aragon Climbing Shoes</span>");
+    const json = JSON.stringify(render("json"));
+    expect(json).toContain('"text":"Scarpa Veloce Climbing Shoes"');
+    expect(json).not.toContain("ScarpaVeloce");
   });
 });
