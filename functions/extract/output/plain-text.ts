@@ -21,14 +21,14 @@ const VERBATIM = /\u0003(\d+)\u0004/g;
 const WHITESPACE = / \s+|[^\S ]\s*/g;
 
 /** True when the text ending at parts[end] and the text starting at parts[start] meet mid-word. */
-function runTogether(parts: string[], end: number, start: number): boolean {
+function runTogether(parts: string[], end: number, start: number, tag: string): boolean {
   let i = end;
   while (i >= 0 && parts[i] === "") i--;
   let j = start;
   while (j < parts.length && parts[j] === "") j++;
   const left = parts[i];
   const right = parts[j];
-  return left !== undefined && right !== undefined && meetsMidWord(left, right);
+  return left !== undefined && right !== undefined && meetsMidWord(left, right, tag);
 }
 
 /**
@@ -63,7 +63,7 @@ export function toPlainText(root: Element): string {
         const seam = parts.length;
         parts.push("");
         walk(el);
-        if (afterInline >= 0 && parts.length > seam + 1 && runTogether(parts, afterInline, seam + 1)) parts[seam] = " ";
+        if (afterInline >= 0 && parts.length > seam + 1 && runTogether(parts, afterInline, seam + 1, tag)) parts[seam] = " ";
         afterInline = parts.length > seam + 1 ? parts.length - 1 : afterInline;
         continue;
       }

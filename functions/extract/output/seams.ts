@@ -6,15 +6,21 @@ import { BLOCK_TAGS } from "./tags.ts";
  * card's brand then its name, "La Sportiva" + "Aragon"; a row of category links): without a space
  * between them the text reads "La SportivaAragon". A seam is a lower-case letter or a digit, then
  * an upper-case letter ("SportivaAragon", "$108MSRP"), or a capital then a capitalised word
- * ("SQLData"). Text beside an inline element ("<b>i</b>Phone", "H<sub>2</sub>O") is no seam.
+ * ("SQLData"), or a lower-case word then a number in an element of its own (a spec's name and
+ * value, "Number of Pages" + "240 Pages"; "5 available" + "1 sold") unless the number is a
+ * superscript or subscript ("12 m<sup>2</sup>"). Text beside an inline element ("<b>i</b>Phone",
+ * "H<sub>2</sub>O") is no seam.
  */
 const SEAM_LOWER = /[\p{Ll}\p{N}]$/u;
 const SEAM_UPPER = /\p{Lu}$/u;
 const NEXT_UPPER = /^\p{Lu}/u;
 const NEXT_WORD = /^\p{Lu}\p{Ll}/u;
+const WORD_END = /\p{Ll}$/u;
+const NEXT_NUMBER = /^\p{N}/u;
 
-/** True when text ending with `left` and text starting with `right` would meet mid-word. */
-export function meetsMidWord(left: string, right: string): boolean {
+/** True when text ending with `left` and text starting with `right` (in a `tag`) would meet mid-word. */
+export function meetsMidWord(left: string, right: string, tag: string): boolean {
+  if (WORD_END.test(left) && NEXT_NUMBER.test(right)) return tag !== "sup" && tag !== "sub";
   return SEAM_LOWER.test(left) ? NEXT_UPPER.test(right) : SEAM_UPPER.test(left) && NEXT_WORD.test(right);
 }
 
@@ -47,7 +53,7 @@ export function spaceSeams(root: Element): void {
       }
       const text = visibleText(el);
       if (text === "") continue;
-      if (before !== null && meetsMidWord(before, text)) node.insertBefore(document.createTextNode(" "), el);
+      if (before !== null && meetsMidWord(before, text, el.localName)) node.insertBefore(document.createTextNode(" "), el);
       before = text;
     }
   };

@@ -65,3 +65,38 @@ describe("words at the seam of two inline elements", () => {
     expect(json).not.toContain("ScarpaVeloce");
   });
 });
+
+describe("a word, then a number in an element of its own", () => {
+  /** A spec list whose names and values are sibling spans that a stylesheet sets in two columns. */
+  const spec = (rows: string[][], after = "") =>
+    `<html><head><meta property="og:type" content="product"></head><body><main><h1>Once and Future World</h1>
+    <p>An award-winning ecology writer goes looking for the wilderness we have forgotten, and finds that we are living in the midst of a disaster thousands of years in the making.</p>
+    <h2>Product Key Features</h2><div class="details">${rows
+      .map(
+        ([k, v]) =>
+          `<div class="row"><span class="name"><span>${k}</span></span><span class="value"><span>${v}</span></span></div>`,
+      )
+      .join("")}</div>${after}</main></body></html>`;
+
+  it("a space goes between a spec's name and its number", () => {
+    const rows = [
+      ["Number of Pages", "240 Pages"],
+      ["Publication Year", "2013"],
+      ["Item Height", "0.9 in"],
+      ["Language", "English"],
+    ];
+    const t = text(spec(rows), "https://shop.example.com/itm/225991068401");
+    expect(t).toContain("Number of Pages 240 Pages");
+    expect(t).toContain("Publication Year 2013");
+    expect(t).toContain("Item Height 0.9 in");
+    expect(t).not.toContain("Pages240");
+  });
+
+  it("leaves a superscript or subscript number, and a capital then a number, on the word they follow", () => {
+    const after = `<p>A floor of <span>12 m</span><sup>2</sup> takes <span>CO</span><sub>2</sub> out of the air; the
+      <span>Galaxy S</span><span>25</span> reads it, as a long paragraph about the plant and the room explains in plain words.</p>`;
+    const t = text(spec([["Language", "English"]], after), "https://shop.example.com/itm/225991068401");
+    expect(t).toContain("12 m2 takes CO2 out");
+    expect(t).toContain("Galaxy S25 reads");
+  });
+});
