@@ -182,3 +182,29 @@ export function loneHeading(el: Element): boolean {
   }
   return false;
 }
+
+/** A card's overlay link names its page in aria-label: at least this many characters (a title). */
+const OVERLAY_LABEL = 15;
+
+/**
+ * True when `el` holds overlay links to at least three pages of one site: empty anchors stretched
+ * over a card, naming the linked page only in aria-label ("related blog posts" sliders). Such
+ * cards' titles and excerpts are plain text, so the block reads as prose by its link density
+ * though every card is a link to another page. Icon links (share buttons, "#", other sites' profiles)
+ * are no such cards.
+ */
+export function overlayCards(el: Element): boolean {
+  const pages = new Map<string, Set<string>>();
+  for (const a of el.querySelectorAll("a[href]")) {
+    if (a.firstElementChild || (a.textContent ?? "").trim() !== "") continue;
+    if ((a.getAttribute("aria-label") ?? "").trim().length < OVERLAY_LABEL) continue;
+    const href = (a.getAttribute("href") ?? "").trim();
+    const host = href === "" || href.startsWith("#") ? null : linkHost(href);
+    if (host === null) continue;
+    const seen = pages.get(host) ?? new Set<string>();
+    seen.add(href.replace(/[?#].*$/, ""));
+    if (seen.size >= 3) return true;
+    pages.set(host, seen);
+  }
+  return false;
+}

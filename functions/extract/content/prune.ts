@@ -11,6 +11,7 @@ import {
   HEADING_TAGS,
   JUNK_TAGS,
   loneHeading,
+  overlayCards,
   TEXT_NODE,
   tagOf,
   textStats,
@@ -304,7 +305,9 @@ export function pruneDocument(body: Element, lists = false): PruneResult {
         // Wrappers holding most of the page, or much prose, are not furniture, whatever they are called.
         const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c)) && !namedSidebar(c);
         const wrapper =
-          ((chars > 0.5 * total && total > 500) || (byClass && chars >= 1000 && linkChars < 0.25 * chars)) &&
+          ((chars > 0.5 * total && total > 500) ||
+            // Not when the prose is cards under empty overlay links (dom.ts overlayCards).
+            (byClass && chars >= 1000 && linkChars < 0.25 * chars && !(kind === "strong" && overlayCards(c)))) &&
           !bareMenu(c, tag, chars) &&
           !pageFooter(c, tag, inArticle) &&
           !consentPanel(c);
