@@ -21,4 +21,19 @@ describe("text printed twice for screen readers", () => {
     const u = text(product(`<span>EUR 163.12<span class="unit">EUR 16.31 per link</span></span>`));
     expect(u).toContain("EUR 16.31 per link");
   });
+
+  it("keeps the fuller clipped copy of a label, and the label's words once", () => {
+    const t = text(
+      product(
+        `<span>Read the description or ask the seller for details. </span><a href="#coverage"><span class="link">See all details<span class="clipped">See all details on coverage</span></span></a>`,
+      ),
+    );
+    expect(t).toContain("See all details on coverage");
+    expect(count(t, "See all details")).toBe(1);
+  });
+
+  it("keeps a label beside a span that goes on from it with a word of its own", () => {
+    const t = text(product(`<span>In stock<span class="note">In stockroom at the Leeds warehouse</span></span>`));
+    expect(t).toContain("In stockIn stockroom at the Leeds warehouse");
+  });
 });
