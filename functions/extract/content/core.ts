@@ -117,6 +117,8 @@ export function expandFrom(start: Element, limit: Element, stats: StatsMap, stri
     const a = stats.get(el);
     const b = parent ? stats.get(parent) : undefined;
     if (!parent || !a || !b) break;
+    // An article's root does not grow past the page's one <main>: what lies beside it is the site's.
+    if (strict && onlyMain(el)) break;
     const chars = b.chars - a.chars;
     const links = b.linkChars - a.linkChars;
     const prose = b.prose - a.prose;
@@ -128,4 +130,10 @@ export function expandFrom(start: Element, limit: Element, stats: StatsMap, stri
     el = parent;
   }
   return el;
+}
+
+/** True when `el` is the document's one main element (<main> or role=main). */
+function onlyMain(el: Element): boolean {
+  if (el.tagName !== "MAIN" && el.getAttribute("role") !== "main") return false;
+  return (el.ownerDocument?.querySelectorAll("main, [role=main]").length ?? 0) === 1;
 }
