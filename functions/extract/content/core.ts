@@ -117,8 +117,8 @@ export function expandFrom(start: Element, limit: Element, stats: StatsMap, stri
     const a = stats.get(el);
     const b = parent ? stats.get(parent) : undefined;
     if (!parent || !a || !b) break;
-    // An article's root does not grow past the page's one <main>: what lies beside it is the site's.
-    if (strict && onlyMain(el)) break;
+    // A root does not grow past the page's one <main>: what lies beside it is the site's.
+    if (onlyMain(el)) break;
     const chars = b.chars - a.chars;
     const links = b.linkChars - a.linkChars;
     const prose = b.prose - a.prose;

@@ -19,7 +19,7 @@ const siteSections = `<section class="contact-us"><div class="container"><h6>Con
   <div class="item"><p>Thank you so much for the finest book writing service. They provided a complete solution and were always available to answer my questions about the chapters.</p><h5>Thomson Lucas</h5></div>
   </div></section>`;
 
-describe("an article's root stops at the page's one <main>", () => {
+describe("the root stops at the page's one <main>", () => {
   it("the site's sections beside <main> (contact, testimonials) are not added to the story", () => {
     const html = `<html><head><meta property="og:type" content="article"><title>Top Publishers</title></head><body>
       <header class="site-header"><a href="/">Home</a> <a href="/blog">Blog</a></header>
@@ -38,5 +38,15 @@ describe("an article's root stops at the page's one <main>", () => {
     const t = text(html, "https://ghost.example.com/blog/top-publishers/");
     expect(t).toContain("Paragraph 8 of the guide");
     expect(t).toContain("Paragraph 6 of the second part");
+  });
+
+  it("so does a page that is no article (a service page's description in <main>)", () => {
+    const html = `<html><head><title>Ghostwriting Services</title></head><body>
+      <header class="site-header"><a href="/">Home</a> <a href="/services">Services</a></header>
+      <div class="hfeed"><main><div class="container"><section class="single-txt"><h1>Ghostwriting Services</h1>${story(8, "our services")}</section></div></main>
+      ${siteSections}</div><footer>© Ghostwriters</footer></body></html>`;
+    const t = text(html, "https://ghost.example.com/services/ghostwriting/");
+    expect(t).toContain("Paragraph 8 of our services");
+    expect(t).not.toContain("Clara Arnold");
   });
 });
