@@ -10,6 +10,13 @@ const PROFILE_HREF = /\/(members?|users?|u|profiles?|people)\/|(member|memberlis
 const NAME_CLASS = /(^|[\s_-])(username|user-?name|author-?name|poster-?name)([\s_-]|$)/i;
 const NAME_CHARS = 40;
 const DATE_CHARS = 60;
+/**
+ * A post's date printed as text, where the template has no <time>: "Sun Dec 17, 2023 11:23 am"
+ * (phpBB, after "by Bob »"), "May 12, 2024" (XenForo 1's DateTime span), "11-29-2024, 01:50 PM"
+ * (vBulletin), "28/11/2025 at 7:22 pm", "Yesterday at 5:10 PM". The whole text must be the date.
+ */
+const DATE_TEXT =
+  /^(posted:? (on )?)?(((mon|tue|wed|thu|fri|sat|sun)[a-z]*,? )?((jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,? \d{4})|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}-\d{2}-\d{2}|(today|yesterday)(?=,? (at )?\d))(,? (at )?\d{1,2}:\d{2}(:\d{2})? ?([ap]\.?m\.?)?)?$/i;
 
 /** The author's name and the post's date found in `part`, as new blocks to put in its place. */
 export function bylineOf(part: Element): Element[] {
@@ -32,7 +39,36 @@ export function bylineOf(part: Element): Element[] {
   }
   if (name) line(name);
   const time = part.querySelector("time");
-  const date = (time?.textContent ?? "").replace(/\s+/g, " ").trim();
-  if (date !== "" && date.length <= DATE_CHARS) line(date);
+  const date = time ? squash(time.textContent ?? "") : dateText(part);
+  if (date && date !== "" && date.length <= DATE_CHARS) line(date);
   return out;
+}
+
+const squash = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** A label before a date that is not the post's: "Joined:", "Registered", "Member since", "Last seen". */
+const OTHER_DATE = /(:|\b(joined|registered|member since|last (seen|active|visit(ed)?)))$/i;
+
+/**
+ * The first text in `part` that is a date and nothing else (an element's whole text, or one text
+ * node), unless a label says it is another date (a member's join date in the author card, a
+ * definition list's value).
+ */
+function dateText(part: Element): string | null {
+  let before = "";
+  for (let c = part.firstChild; c; c = c.nextSibling) {
+    const t = squash(c.nodeType === 3 ? (c as Text).data : c.nodeType === 1 ? (c.textContent ?? "") : "");
+    if (t === "") continue;
+    const labelled = OTHER_DATE.test(before) || (c.nodeType === 1 && (c as Element).localName === "dd");
+    before = t;
+    if (labelled) continue;
+    // A date after the name's separator: "by Bob » Sun Dec 17, 2023 11:23 am".
+    const date = c.nodeType === 3 ? t.replace(/^[»·|,-]\s*/, "") : t;
+    if (date.length <= DATE_CHARS && DATE_TEXT.test(date)) return date;
+    if (c.nodeType === 1) {
+      const inner = dateText(c as Element);
+      if (inner) return inner;
+    }
+  }
+  return null;
 }

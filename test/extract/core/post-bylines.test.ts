@@ -27,4 +27,33 @@ describe("a post's byline in a thread", () => {
     expect(t).toContain("how the stake works");
     for (const chrome of ["Guest", "Permalink", "6 posts"]) expect(t).not.toContain(chrome);
   });
+
+  it("keeps a post's date printed as text where the template has no <time> (vBulletin's date span, phpBB's 'by Bob » date')", () => {
+    const vb = (who: string, n: number, topic: string) =>
+      `<li class="postbit"><div class="posthead"><span class="postdate"><span class="date">11-2${n}-2024,&nbsp;<span class="time">01:5${n} PM</span></span></span> <a href="/showthread.php?t=42&p=${n}" class="postcounter">#${n}</a></div><div class="userinfo"><a class="username" href="member.php?u=${n}">${who}</a></div><div class="postbody">${para(topic, 2)}</div></li>`;
+    const t = text(
+      `<html><head><title>Hosting</title></head><body><ol class="posts">${vb("alice", 1, "host") + vb("bob", 2, "server") + vb("carol", 3, "backup")}</ol></body></html>`,
+      "https://forum.example.com/showthread.php?t=42",
+    );
+    expect(t).toMatch(/11-22-2024, 01:52 PM\nbob\nThe server note/);
+    expect(t).not.toContain("#2");
+    const bb = (who: string, n: number, topic: string) =>
+      `<div class="post"><div class="postbody"><div class="post-head"><span class="by">by <a href="./memberlist.php?mode=viewprofile&u=${n}">${who}</a> » </span>Sun Dec 1${n}, 2023 11:2${n} am</div><div class="content">${para(topic, 2)}</div></div></div>`;
+    const b = text(
+      `<html><head><title>LEDs</title></head><body><div class="topic">${bb("alice", 1, "led") + bb("bob", 2, "pin") + bb("carol", 3, "board")}</div></body></html>`,
+      "https://forum.example.com/viewtopic.php?t=7",
+    );
+    expect(b).toMatch(/bob\nSun Dec 12, 2023 11:22 am\nThe pin note/);
+  });
+
+  it("takes no post date from the author card's join or registration date", () => {
+    const card = (who: string, n: number, topic: string) =>
+      `<div class="post"><div class="postprofile"><a href="./memberlist.php?mode=viewprofile&u=${n}" class="username">${who}</a><div class="profile-joined"><strong>Joined:</strong> Mon Jul 2${n}, 2017 9:28 am</div><div class="profile-reg">Registered <span>Jul 2${n}, 2017</span></div></div><div class="content">${para(topic, 2)}</div></div>`;
+    const t = text(
+      `<html><head><title>LEDs</title></head><body><div class="topic">${card("alice", 1, "led") + card("bob", 2, "pin") + card("carol", 3, "board")}</div></body></html>`,
+      "https://forum.example.com/viewtopic.php?t=7",
+    );
+    expect(t).toMatch(/bob\nThe pin note/);
+    expect(t).not.toContain("2017");
+  });
 });
