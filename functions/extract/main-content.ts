@@ -35,6 +35,7 @@ import { pageKind } from "./content/page-kind.ts";
 import { dropPolicyPanels } from "./content/policies.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
+import { dropRatingInputs } from "./content/rating-input.ts";
 import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
 import { dropReviews } from "./content/reviews.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
@@ -146,6 +147,8 @@ export function extractMainContent(
   dropCheckboxLabels(chosen, boxLabels);
   // The same scripted button on every card ("Add to wishlist").
   dropRepeatedControls(chosen);
+  // A star-rating input on every entry ("Rate this book", "1 of 5 stars" ... "5 of 5 stars").
+  dropRatingInputs(chosen);
   if (discussion) {
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);
