@@ -9,6 +9,7 @@
 const PROFILE_HREF = /\/(members?|users?|u|profiles?|people)\/|(member|memberlist|profile)\.php\b|[?&](u|user|userid)=/i;
 const NAME_CLASS = /(^|[\s_-])(username|user-?name|author-?name|poster-?name)([\s_-]|$)/i;
 const NAME_CHARS = 40;
+const AVATAR = /avatar/i;
 const DATE_CHARS = 60;
 /**
  * A post's date printed as text, where the template has no <time>: "Sun Dec 17, 2023 11:23 am"
@@ -31,8 +32,11 @@ export function bylineOf(part: Element): Element[] {
   for (const el of part.querySelectorAll("a[href], [class]")) {
     const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
     if (text === "" || text.length > NAME_CHARS) continue;
+    const cls = el.getAttribute("class") ?? "";
+    // An avatar links to the profile too, and one without a picture shows the name's initial ("K").
+    if (AVATAR.test(cls)) continue;
     const href = el.localName === "a" ? (el.getAttribute("href") ?? "") : "";
-    if (PROFILE_HREF.test(href) || NAME_CLASS.test(el.getAttribute("class") ?? "")) {
+    if (PROFILE_HREF.test(href) || NAME_CLASS.test(cls)) {
       name = text;
       break;
     }

@@ -56,4 +56,19 @@ describe("a post's byline in a thread", () => {
     expect(t).toMatch(/bob\nThe pin note/);
     expect(t).not.toContain("2017");
   });
+
+  it("takes the name, not the initial an avatar without a picture shows, from a card whose avatar links to the profile", () => {
+    const card = (who: string, n: number, topic: string) =>
+      `<article class="message"><div class="message-cell message-cell--user"><a class="avatar avatar--default" href="/members/${who}.${n}/"><span class="avatar-u${n}-m">${who[0]?.toUpperCase()}</span></a><h4 class="message-name"><a href="/members/${who}.${n}/">${who}</a></h4><dl><dt>Messages</dt><dd>${n * 37}</dd></dl></div><div class="message-cell message-cell--main"><div class="message-body">${para(topic, 2)}</div></div></article>`;
+    const t = text(page(card("alice", 1, "tent") + card("bob", 2, "pole") + card("carol", 3, "stake")));
+    expect(t).toMatch(/\nbob\nThe pole note/);
+    expect(t.split("\n")).not.toContain("B");
+  });
+
+  it("still takes the name from a profile link inside a block named for the avatar and the name together", () => {
+    const card = (who: string, n: number, topic: string) =>
+      `<div class="post"><div class="post-user"><div class="has-avatar avatar-username"><img src="/a/${n}.png" alt=""><a href="/members/${who}.${n}/">${who}</a></div><span>${n * 5} posts</span></div><div class="post-text">${para(topic, 2)}</div></div>`;
+    const t = text(page(card("alice", 1, "tent") + card("bob", 2, "pole") + card("carol", 3, "stake")));
+    expect(t).toMatch(/\nbob\nThe pole note/);
+  });
 });
