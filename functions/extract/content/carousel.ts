@@ -6,7 +6,7 @@
  * goes with the heading and controls around it (the smallest wrapper that holds little else),
  * when that heading names other products ("customers also viewed", "similar items").
  */
-import { tagOf } from "./dom.ts";
+import { ELEMENT_NODE, TEXT_NODE, tagOf } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 /**
@@ -109,13 +109,23 @@ const SECTION_PROSE = 0.3;
 /**
  * Removes the sections a product page titles as other products, whatever their cards look like
  * (cards without prices or links the carousel rule needs), each with its section (headedSection).
+ * A title set in a block styled as a heading ("<p class=…>Frequently Bought Together</p>") goes
+ * with the block it leads (titledBlock).
  */
 export function dropOtherProductSections(root: Element, stats: StatsMap, name: Element | null): void {
   const doomed: Element[][] = [];
-  for (const h of root.querySelectorAll("h2, h3, h4")) {
+  const total = stats.get(root)?.chars ?? 0;
+  for (const h of root.querySelectorAll(`h2, h3, h4, ${TITLE_TAGS}`)) {
+    const heading = HEADING.test(tagOf(h));
+    // Cheap length check first: a big container's text would be built for nothing.
     if ((stats.get(h)?.chars ?? 0) > SECTION_HEADING_CHARS) continue;
-    if (!OTHER_PRODUCTS_HEADING.test((h.textContent ?? "").trim())) continue;
-    const section = headedSection(h, root, name);
+    if (!heading && (h.querySelector(TITLE_INNER) || !oneRun(h))) continue;
+    const title = (h.textContent ?? "").trim();
+    if (title.length > SECTION_HEADING_CHARS || !OTHER_PRODUCTS_HEADING.test(title)) continue;
+    // A heading-like block with a sentence's stops is a line of text ("Save on a new Mac when you trade in.").
+    if (!heading && SENTENCE.test(title)) continue;
+    const section = heading ? headedSection(h, root, name) : titledBlock(h, root, name, stats, total);
+    if (!section) continue;
     let chars = 0;
     let prose = 0;
     for (const el of section) {
@@ -125,6 +135,63 @@ export function dropOtherProductSections(root: Element, stats: StatsMap, name: E
     if (prose <= SECTION_PROSE * chars) doomed.push(section);
   }
   for (const section of doomed) for (const el of section) el.remove();
+}
+
+/**
+ * Blocks that can title a strip without being headings: themes set "Frequently bought together"
+ * or "Add the essentials" in a <p>, <div> or <span> styled as a heading. Such a title holds its
+ * words only, in one run of text (no links, lists or blocks: then it is a card, a paragraph or a
+ * label with its value) and no full stops.
+ */
+const TITLE_TAGS = "p, div, span, strong, b, h5, h6";
+const SENTENCE = /[.!?]/;
+const TITLE_INNER = "a, p, div, ul, ol, li, table, button, h1, h2, h3, h4, h5, h6";
+/** A block holding this share of the root is the page's wrapper that happens to start with the title. */
+const BLOCK_SHARE = 0.5;
+
+/**
+ * The block a heading-like title (not a heading element) leads: the highest ancestor, up to
+ * `root`, whose text starts with the title, that holds no more than BLOCK_SHARE of the root, is
+ * not mostly prose and does not hold `name` (the product's name). Null when what follows the
+ * title in that block has neither a link nor a price (a spec row "Accessories: windscreen").
+ */
+function titledBlock(title: Element, root: Element, name: Element | null, stats: StatsMap, total: number): Element[] | null {
+  let top: Element = title;
+  for (let p = title.parentElement; p && p !== root; p = p.parentElement) {
+    const s = stats.get(p);
+    if (!s) continue;
+    if ((name && p.contains(name)) || s.chars > BLOCK_SHARE * total || s.prose > SECTION_PROSE * s.chars) break;
+    if (!leads(p, top, stats)) break;
+    top = p;
+  }
+  if (top === title) return [title];
+  const rest = (top.textContent ?? "").replace(title.textContent ?? "", "");
+  if (rest.trim() !== "" && !top.querySelector("a[href]") && !PRICE.test(rest)) return null;
+  return [top];
+}
+
+/** True when `el`'s text is one run of text (a label and its value are two: "Accessories" "Pouch"). */
+function oneRun(el: Element): boolean {
+  let runs = 0;
+  const visit = (node: Node) => {
+    for (let c = node.firstChild; c && runs < 2; c = c.nextSibling) {
+      if (c.nodeType === TEXT_NODE) {
+        if ((c.textContent ?? "").trim() !== "") runs++;
+      } else if (c.nodeType === ELEMENT_NODE) visit(c);
+    }
+  };
+  visit(el);
+  return runs === 1;
+}
+
+/** True when `inner` is the first child of `el` with text: `el`'s text starts with it. */
+function leads(el: Element, inner: Element, stats: StatsMap): boolean {
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c === inner || c.contains(inner)) return true;
+    const s = c.nodeType === ELEMENT_NODE ? stats.get(c as Element) : undefined;
+    if (s ? s.chars > 0 : (c.textContent ?? "").trim() !== "") return false;
+  }
+  return false;
 }
 
 /**

@@ -134,3 +134,35 @@ describe("sections a product page titles as add-ons to buy with it", () => {
     expect(text(product(prose))).toContain("how the lid works");
   });
 });
+
+describe("strips of other products titled by a block styled as a heading", () => {
+  const tile = (name: string, i: number) =>
+    `<div class="xs-item"><a href="/p/${i}"><img src="/${i}.jpg"></a><span class="xs-name">${name}</span><span class="xs-price">$${12 + i}.95</span></div>`;
+  const strip = (title: string, names: string[], tag = "p") =>
+    `<div class="xs-wrap"><div class="xs"><${tag} class="xs-title">${title}</${tag}><div class="xs-list">${names.map(tile).join("")}</div></div></div>`;
+  const others = ["Anti-static wrist strap", "Precision tweezers set", "Spudger pack"];
+  const product = (extra: string) => `<html><head>${ld("Product")}</head><body><main><div class="pdp">
+      <h1>Pro Tech Toolkit</h1><div class="price">$74.95</div>${extra}${para("toolkit", 3)}
+      </div></main></body></html>`;
+
+  it("drops 'Frequently Bought Together' and 'Add the essentials' strips titled by a <p> or <div>, with their cards", () => {
+    const titles: [string, string][] = [
+      ["Frequently Bought Together", "p"],
+      ["Add the essentials", "div"],
+      ["Complete Your Order", "span"],
+    ];
+    for (const [title, tag] of titles) {
+      const t = text(product(strip(title, others, tag)));
+      for (const want of ["Pro Tech Toolkit", "$74.95", "how the toolkit works"]) expect(t).toContain(want);
+      for (const gone of [title, ...others, "$13.95"]) expect(t).not.toContain(gone);
+    }
+  });
+
+  it("keeps a sentence that starts like such a title and a spec row labelled 'Accessories'", () => {
+    const offer = `<div class="offer"><p class="offer-line">Save on a new toolkit when you trade in an old one.</p><p><a href="/trade-in">Trade-in terms</a></p></div>`;
+    const t = text(product(offer));
+    expect(t).toContain("Save on a new toolkit when you trade in an old one.");
+    const spec = `<div class="spec"><div class="spec-row"><span class="spec-key">Accessories</span> <span class="spec-value">Carrying pouch and magnetic mat</span></div></div>`;
+    expect(text(product(spec))).toContain("Carrying pouch and magnetic mat");
+  });
+});
