@@ -11,7 +11,8 @@
  * one make (listing entries, page-builder sections) widens to all of them (content/listing.ts). In a
  * thread, quotes of posts shown on the page and the chrome repeated in every post go, and on a Q&A
  * page the comments under the question and answers (content/discussion.ts); on shop and listing
- * pages, facet panels (content/facets.ts); on product pages, customer reviews (content/reviews.ts)
+ * pages, facet panels (content/facets.ts); on any page, the field labels every card of a grid repeats
+ * (content/field-labels.ts); on product pages, customer reviews (content/reviews.ts)
  * and shipping and returns panels (content/policies.ts).
  * Never returns nothing while the page has text: when scoring finds no clear root, <main>,
  * <article> or <body> is used.
@@ -28,6 +29,7 @@ import { dropPostChrome, dropQuotedPosts, dropThreadNotices, postsRoot } from ".
 import { textStats } from "./content/dom.ts";
 import { dropEchoedText } from "./content/echoes.ts";
 import { dropFacetPanels } from "./content/facets.ts";
+import { dropFieldLabels } from "./content/field-labels.ts";
 import { isListPage, widenToGrid } from "./content/listing.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
 import { ownPostBesidePosts } from "./content/own-post.ts";
@@ -175,6 +177,8 @@ export function extractMainContent(
   if (product && !discussion) dropOtherProductSections(chosen, stats, chosen.querySelector("h1") ?? titleHeading?.el ?? null);
   // Filter panels of category and search pages ("Filters", "Refine by": brands, prices, sizes).
   if (!articleLike || sections || shopGrid || listing) dropFacetPanels(chosen, stats);
+  // Labels printed on every card of a grid ("Brand Name", "Price").
+  dropFieldLabels(chosen);
   cleanupRoot(chosen, stats, {
     article: article || (articleLike && !sections && !discussion && !product && !listing),
     grids: !articleLike || sections || shopGrid || listing,
