@@ -35,6 +35,7 @@ import { dropOtherThreads } from "./content/other-threads.ts";
 import { ownPostBesidePosts } from "./content/own-post.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropPolicyPanels } from "./content/policies.ts";
+import { prunedByline } from "./content/post-byline.ts";
 import { dropBuyBox, productRoot } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { dropRatingInputs } from "./content/rating-input.ts";
@@ -84,7 +85,8 @@ export function extractMainContent(
   // Before pruning: the checkboxes that say which labels are theirs go with the junk.
   const boxLabels = checkboxLabels(body);
   // On category pages a list named as recirculation can be the page's own (content/own-list.ts).
-  const { comments } = pruneDocument(body, collection && !product);
+  // In a thread, the post bylines inside pruned furniture stay (content/post-byline.ts).
+  const { comments } = pruneDocument(body, collection && !product, kind.discussion ? prunedByline : undefined);
   // Comment sections go, except on discussion pages where the posts are the content, and pages
   // that are nothing but their comments (a link aggregator's story page: a link and its thread).
   const discussion = kind.discussion || onlyComments(body, comments);

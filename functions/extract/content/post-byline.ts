@@ -30,21 +30,57 @@ export function bylineOf(part: Element): Element[] {
   };
   let name: string | null = null;
   for (const el of part.querySelectorAll("a[href], [class]")) {
-    const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+    const text = squash(el.textContent ?? "");
     if (text === "" || text.length > NAME_CHARS) continue;
-    const cls = el.getAttribute("class") ?? "";
     // An avatar links to the profile too, and one without a picture shows the name's initial ("K").
-    if (AVATAR.test(cls)) continue;
+    const cls = el.getAttribute("class") ?? "";
+    if (AVATAR.test(cls) || initialOnly(el, text)) continue;
     const href = el.localName === "a" ? (el.getAttribute("href") ?? "") : "";
     if (PROFILE_HREF.test(href) || NAME_CLASS.test(cls)) {
-      name = text;
+      // A name block can hold the member's group beside the link ("Bob Members"): the link is the name.
+      const link = href ? null : profileLink(el);
+      name = link ? squash(link.textContent ?? "") : text;
       break;
     }
   }
   if (name) line(name);
   const time = part.querySelector("time");
-  const date = time ? squash(time.textContent ?? "") : dateText(part);
+  const date = time ? timeText(time) : dateText(part);
   if (date && date !== "" && date.length <= DATE_CHARS) line(date);
+  return out;
+}
+
+/** True when all the text of `el` is an avatar's inside it (a link around the initial "K"). */
+function initialOnly(el: Element, text: string): boolean {
+  if (!el.firstElementChild) return false;
+  for (const pic of el.querySelectorAll('[class*="avatar" i]')) if (squash(pic.textContent ?? "") === text) return true;
+  return false;
+}
+
+/** The first link to a profile under `el` that has text, or null. */
+function profileLink(el: Element): Element | null {
+  for (const a of el.querySelectorAll("a[href]"))
+    if (PROFILE_HREF.test(a.getAttribute("href") ?? "") && squash(a.textContent ?? "") !== "") return a;
+  return null;
+}
+
+/**
+ * What a <time> shows: the date, where it prints it twice for the layout to pick one (a long
+ * "June 14, 2024" and a short "1 yr" in spans of their own); else its words, spaced.
+ */
+function timeText(time: Element): string {
+  for (let c = time.firstElementChild; c; c = c.nextElementSibling) {
+    const t = squash(c.textContent ?? "");
+    if (DATE_TEXT.test(t)) return t;
+  }
+  return squash(spaced(time));
+}
+
+/** The text of `el` with a space between the texts of its children. */
+function spaced(el: Element): string {
+  let out = "";
+  for (let c = el.firstChild; c; c = c.nextSibling)
+    out += ` ${c.nodeType === 3 ? (c as Text).data : c.nodeType === 1 ? spaced(c as Element) : ""}`;
   return out;
 }
 
@@ -75,4 +111,21 @@ function dateText(part: Element): string | null {
     }
   }
   return null;
+}
+
+/** A post, or a part of one, around pruned furniture: its byline's words are kept. */
+const IN_POST = 'article, [class*="post" i], [class*="message" i], [class*="comment" i], [class*="entry" i]';
+const PRUNED_CHARS = 300;
+/** A member's signature (and a Q&A site's user card, named so) is about the member, not the post. */
+const SIGNATURE = /signature/i;
+
+/**
+ * The byline in furniture that the first pass prunes inside a thread's posts: templates name a
+ * post's header "author" or "meta", put its author column in an <aside>, its name in a "popup"
+ * menu. The name and date in it are kept where it was (on discussion pages); the rest goes.
+ */
+export function prunedByline(el: Element): Element[] {
+  if ((el.textContent ?? "").length > PRUNED_CHARS || SIGNATURE.test(el.getAttribute("class") ?? "")) return [];
+  if (!el.parentElement?.closest(IN_POST)) return [];
+  return bylineOf(el);
 }

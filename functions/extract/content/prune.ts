@@ -250,9 +250,10 @@ function removeMeasured(el: Element, measured: Map<Element, { chars: number; lin
 
 /**
  * With `lists` (a category or listing page: content/page-kind.ts), a list named as recirculation
- * that holds most of <main> is kept as the page's own (content/own-list.ts).
+ * that holds most of <main> is kept as the page's own (content/own-list.ts). With `keep`, what it
+ * returns for a pruned element takes its place (a post's byline: content/post-byline.ts).
  */
-export function pruneDocument(body: Element, lists = false): PruneResult {
+export function pruneDocument(body: Element, lists = false, keep?: (el: Element) => Element[]): PruneResult {
   // Collapsed panels that a control can reveal (tabs, accordions, "read more") are content.
   const revealable = new Set<string>();
   for (const el of body.querySelectorAll("[aria-controls]"))
@@ -344,7 +345,7 @@ export function pruneDocument(body: Element, lists = false): PruneResult {
   walk(body, false, false, null, null);
   // Class names misled us if nearly nothing would be left: then keep everything but the junk.
   if (total - doomedChars < Math.min(100, 0.1 * total)) return { comments: [] };
-  for (const d of doomed) d.remove();
+  for (const d of doomed) d.replaceWith(...(keep?.(d) ?? []));
   return { comments };
 }
 
