@@ -189,6 +189,7 @@ export function extractMainContent(
     // An article that is an index of links ("List of ..."): its lists are what it says.
     lists: articleLike && !discussion && !product && isListPage(chosen, stats),
     host,
+    url,
   });
   // The bio of the page's own author under the story ("Jane Doe is a freelance writer...").
   if (author && articleLike && !discussion) dropAuthorBio(chosen, author);

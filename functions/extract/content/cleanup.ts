@@ -3,6 +3,7 @@
  * container itself (link lists, "read more" blocks, captions and bylines of articles) without
  * touching prose.
  */
+import { childPrefix, linksToChildren } from "./child-links.ts";
 import { HEADING_TAGS, linkHost, sameSite, tagOf } from "./dom.ts";
 import type { NodeStats, StatsMap } from "./score.ts";
 
@@ -94,11 +95,14 @@ export interface CleanupOptions {
   lists?: boolean;
   /** The page's host (without "www."): a heading linking to another site titles a section about it. */
   host?: string;
+  /** The page's URL: a list of links to pages under its path is the page's own (content/child-links.ts). */
+  url?: string;
 }
 
 export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOptions): void {
   // A shop grid chosen as the root is no article, whatever the page calls itself.
   const opts = options.article && options.shop && gridItems(root, stats, true) ? { ...options, article: false } : options;
+  const base = opts.url && !opts.article ? childPrefix(opts.url) : null;
   // Inside a grid item (a card) link blocks are the card's name and details: kept.
   const walk = (el: Element, inItem: boolean) => {
     const items = inItem || !(opts.shop || (opts.grids && !opts.article)) ? null : gridItems(el, stats, opts.shop);
@@ -118,7 +122,8 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         !opts.lists &&
         !items?.has(c) &&
         !linkedSectionTitle(c, tag, stats, opts.host) &&
-        (opts.article || c.querySelectorAll("a").length >= 3);
+        (opts.article || c.querySelectorAll("a").length >= 3) &&
+        !(base && opts.url && linksToChildren(c, base, opts.url));
       const caption =
         opts.article &&
         (tag === "figcaption" ||
