@@ -128,6 +128,9 @@ export function extractMainContent(
         root = expandFrom(root, best, stats, false);
         article = false;
         sections = true;
+        // A core that is not the story (a footer's address line outvoting a story printed as bare
+        // text beside link columns) grows nowhere: the page is read as untyped pages are.
+        if (coreProse < CORE_SHARE * bestProse && (stats.get(root)?.prose ?? 0) < SECTIONS_SHARE * bestProse) root = best;
       }
     }
   }

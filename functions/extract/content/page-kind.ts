@@ -23,6 +23,16 @@ const PRODUCT_TYPE = /"@type"\s*:\s*"Product"/;
  * tag, date, author and post-type index "archive". Such a page lists entries, whatever its og:type.
  */
 const ARCHIVE_BODY = /(^|\s)archive(\s|$)/;
+/**
+ * A story's address: a slug of three words or more under a blog or news section
+ * ("/blog/how-to-price-plumbing-jobs", "/articles/how-to-start-an-llc", "/blogs/news/desk-set-up").
+ * Many posts declare no type (no og:type, no published time, no JSON-LD) and were cleaned as plain
+ * pages, keeping the grids and calls to action beside the story. The section's front ("/blog/"),
+ * its paged index ("/blog/page/2"), a one-word topic ("/news/technology") and a numbered post of a
+ * forum ("/post/21018364") have no such slug.
+ */
+const STORY_URL =
+  /\/(?:blogs?|news|articles?|posts?|stories|insights|journal|magazine)\/(?:[^?#]*\/)?[^/?#]*[a-z0-9]-[a-z0-9]+-[a-z0-9]/i;
 /** JSON-LD beyond this many characters per block is not searched (some embed whole catalogues). */
 const LD_SCAN = 50_000;
 
@@ -44,7 +54,7 @@ export function pageKind(document: Document, url: string): PageKind {
     discussion: DISCUSSION_URL.test(url) || DISCUSSION_TYPE.test(ld) || DISCUSSION_TYPE.test(itemTypes),
     qa: /QAPage/.test(ld) || /QAPage/.test(itemTypes),
     collection: archive || COLLECTION_URL.test(url) || COLLECTION_TYPE.test(ld) || COLLECTION_TYPE.test(itemTypes),
-    article: !archive && (ogType === "article" || published || ARTICLE_TYPE.test(ld)),
+    article: !archive && (ogType === "article" || published || ARTICLE_TYPE.test(ld) || STORY_URL.test(url)),
     product: /^(og:)?product\b/.test(ogType) || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),
   };
 }
