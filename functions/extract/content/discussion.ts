@@ -246,8 +246,16 @@ const REPLY_SUBJECT = /^(\d{1,6}\.\s*)?re:\s*(.{4,})$/i;
 /** A post's reply and thanks counters and the thread's reply controls ("2 replies", "[ 3 ] Thanks", "Show more replies", "Post a reply"). */
 const POST_COUNTERS =
   /^(\d+ repl(y|ies)|\[ ?\d+ ?\] thanks?|(show|view|load) (\d+ )?(more|all|previous|older) (replies|comments)|post a reply)$/i;
+/**
+ * A member's counts in a post's author card, on a line of their own: "410 posts · Joined 2002",
+ * "29,553 posts", "518 helpful votes", "Posts: 701", "Registered: 2025-11-01". Counts only: a
+ * line with any other word is the post's.
+ */
+const STAT =
+  "([\\d.,]+k? (posts?|messages?|helpful votes?|reputation|points|likes|reactions?|solutions?)|(joined|registered|member since):? [a-z ,.]{0,14}\\d[\\d ,./-]{0,10}|(posts|messages|reputation|reaction score|points|likes|solutions):? [\\d.,]+k?)";
+const MEMBER_STATS = new RegExp(`^${STAT}( ?[·|•,]? ${STAT})*$`, "i");
 /** Whole short blocks that are notices, and the first lines that open a prose-free panel. */
-const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS, POST_NUMBER, POST_COUNTERS];
+const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS, POST_NUMBER, POST_COUNTERS, MEMBER_STATS];
 const PANELS = [SIGN_IN, VIEWERS, SORT];
 const NOTICE_CHARS = 200;
 const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);

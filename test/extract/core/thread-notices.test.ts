@@ -124,4 +124,27 @@ describe("notices among the posts of a thread", () => {
     const html = `<html><body><main><h1>Release notes</h1>${para("release", 3)}<p>Last edited by the docs team on 5 May 2024.</p></main></body></html>`;
     expect(text(html, "https://example.com/docs/release-notes")).toContain("Last edited by the docs team");
   });
+
+  it("drops a member's counts printed on lines of their own in the author card", () => {
+    const card = (who: string, n: number, topic: string) =>
+      `<div class="MessageCard"><div class="MessageCard__user"><a href="/members/${who}.${n}/">${who}</a><div class="MessageCard__stats">${n * 137} posts · Joined 200${n}</div><div class="MessageCard__extra">Posts: ${n * 3}</div><div class="MessageCard__reg">Registered: 2025-11-0${n}</div><div class="MessageCard__votes">${n * 9} helpful votes</div></div><div class="MessageCard__body">${para(topic, 2)}</div></div>`;
+    const t = text(page(card("alice", 1, "tent") + card("bob", 2, "pole")));
+    expect(t).toContain("how the pole works");
+    for (const gone of ["274 posts", "Joined 2002", "Posts: 6", "Registered", "18 helpful votes"]) expect(t).not.toContain(gone);
+  });
+
+  it("keeps a short post that names counts among other words", () => {
+    const short = (who: string, line: string) =>
+      `<div class="post"><div class="author">${who}</div><div class="content"><p>${line}</p></div></div>`;
+    const t = text(
+      page(
+        post("alice", "tent") +
+          short("bob", "410 posts and still no answer") +
+          short("carol", "Joined 2002, still here") +
+          post("dave", "stake"),
+      ),
+    );
+    expect(t).toContain("410 posts and still no answer");
+    expect(t).toContain("Joined 2002, still here");
+  });
 });
