@@ -12,8 +12,8 @@
  * thread, quotes of posts shown on the page and the chrome repeated in every post go, and on a Q&A
  * page the comments under the question and answers (content/discussion.ts); on shop and listing
  * pages, facet panels (content/facets.ts); on any page, the field labels every card of a grid repeats
- * (content/field-labels.ts); on product pages, customer reviews (content/reviews.ts)
- * and shipping and returns panels (content/policies.ts).
+ * (content/field-labels.ts); on product pages, customer reviews (content/reviews.ts), shipping and
+ * returns panels (content/policies.ts) and the notices above the product's name.
  * Never returns nothing while the page has text: when scoring finds no clear root, <main>,
  * <article> or <body> is used.
  * The page's title heading comes back beside the root when the root does not show it
@@ -36,7 +36,7 @@ import { ownPostBesidePosts } from "./content/own-post.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropPolicyPanels } from "./content/policies.ts";
 import { prunedByline } from "./content/post-byline.ts";
-import { dropBuyBox, productRoot } from "./content/product.ts";
+import { dropBuyBox, productRoot, trimProductHead } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { dropRatingInputs } from "./content/rating-input.ts";
 import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
@@ -171,6 +171,8 @@ export function extractMainContent(
   // A story's standfirst that repeats the description; a landing page's hero line does too, and stays.
   if (articleLike && !discussion) dropStandfirst(chosen);
   if (product && !articleLike) dropBuyBox(chosen, stats);
+  // What the root shows above the product's name: badges, notices, a gallery's labels.
+  if (product && !discussion) trimProductHead(chosen, stats, chosen.querySelector("h1"));
   // Customer reviews: prose about the product, kept by the first pass, not its description.
   if (product && !discussion) dropReviews(chosen, stats);
   // The shop's shipping and returns terms, shown in a panel beside the description.

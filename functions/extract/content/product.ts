@@ -7,7 +7,7 @@
  */
 
 import { statsParent } from "./core.ts";
-import { visibleLength } from "./dom.ts";
+import { ELEMENT_NODE, visibleLength } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 /** A step up must add text that is at least this much prose, and few links. */
@@ -68,4 +68,55 @@ function headingChars(el: Element): number {
   let n = 0;
   for (const h of el.querySelectorAll("h1, h2, h3, h4, h5, h6")) n += visibleLength(h.textContent ?? "");
   return n;
+}
+
+/** A line just above the name may be its brand or kicker ("Audeze", "L'atelier Nawbar"): kept up to this length. */
+const KICKER_CHARS = 80;
+
+/**
+ * Removes what a product root shows before the product's name (`name`, its h1) and before any
+ * prose: badges, stock and seller notices, a gallery's labels ("Stock photo", "360° VIEW"), a
+ * sale banner. The description starts after the name; a root whose prose starts before the name
+ * (a description column left of the buy box) keeps all from that prose on, with the heading
+ * right above it. The short line right above the name (a brand, a kicker) stays.
+ */
+export function trimProductHead(root: Element, stats: StatsMap, name: Element | null): void {
+  if (!name || !root.contains(name)) return;
+  const doomed: Element[] = [];
+  const visit = (el: Element): void => {
+    let before: Element | null = null;
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.contains(name)) {
+        const kicker = before && (stats.get(before)?.chars ?? 0) <= KICKER_CHARS && startsWith(c, name, stats);
+        if (before && !kicker) doomed.push(before);
+        if (c !== name) visit(c);
+        return;
+      }
+      const s = stats.get(c);
+      if (!s || s.chars === 0) continue;
+      if (s.prose > 0) return;
+      if (before) doomed.push(before);
+      before = c;
+    }
+  };
+  visit(root);
+  for (const el of doomed) el.remove();
+}
+
+/** True when `name` is the first thing with text in `el`. */
+function startsWith(el: Element, name: Element, stats: StatsMap): boolean {
+  let at: Element | null = el;
+  while (at && at !== name) {
+    let next: Element | null = null;
+    for (let c = at.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === ELEMENT_NODE && (c as Element).contains(name)) {
+        next = c as Element;
+        break;
+      }
+      const s = c.nodeType === ELEMENT_NODE ? stats.get(c as Element) : undefined;
+      if (s ? s.chars > 0 : (c.textContent ?? "").trim() !== "") return false;
+    }
+    at = next;
+  }
+  return at === name;
 }
