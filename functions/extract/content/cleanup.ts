@@ -53,14 +53,18 @@ function isCallToAction(el: Element, tag: string): boolean {
   return text.length > 0 && text.length <= CTA_CHARS;
 }
 
-/** The verbs a call to action opens with ("Read the documentation", "Explore the guide", "Watch video"). */
+/**
+ * The verbs a call to action opens with ("Read the documentation", "Explore the guide", "Watch video"),
+ * and the way-back links of a page's chrome ("Back to blog", "Return to General", "Go to GitHub").
+ */
 const ACTION =
-  /^(learn|read|explore|discover|watch|get|start|try|view|see|download|register|sign up|book|request|schedule|contact|talk|apply|join|find|compare|browse|check|visit|subscribe|claim|build|create|open)\b/i;
+  /^(learn|read|explore|discover|watch|get|start|try|view|see|download|register|sign up|book|request|schedule|contact|talk|apply|join|find|compare|browse|check|visit|subscribe|claim|build|create|open|(back|return|go) to)\b/i;
 const ACTION_WORDS = 5;
 
 /**
  * A block that is nothing but one link whose label is a short imperative: a call to action left
- * without a button's class. Headings are kept (a card's linked title).
+ * without a button's class, or the chrome's way back ("Back to blog"). Headings are kept (a card's
+ * linked title).
  */
 function isActionLink(el: Element, tag: string, s: NodeStats | undefined, text: string): boolean {
   if (!s || s.chars === 0 || s.chars > CTA_CHARS || s.linkChars < s.chars || HEADING_TAGS.has(tag)) return false;

@@ -88,6 +88,30 @@ describe("blocks that are one link with an imperative label (calls to action wit
   });
 });
 
+describe("way-back links left inside the content ('Back to blog', 'Return to General', 'Go to GitHub')", () => {
+  it("drops a block that is nothing but a short link back to where the reader came from", () => {
+    const labels = ["Back to blog", "Return to General", "Go to GitHub", "Back to Resources section"];
+    const blocks = labels.map(
+      (l, i) => `<section><h2>Topic ${i}</h2>${para(`topic ${i}`, 2)}<p><a href="/x${i}">${l}</a></p></section>`,
+    );
+    const t = text(`<html><body><main><h1>Plumbing</h1>${blocks.join("")}</main></body></html>`);
+    for (let i = 0; i < labels.length; i++) expect(t).toContain(`how the topic ${i} works`);
+    for (const l of labels) expect(t, l).not.toContain(l);
+  });
+
+  it("keeps a sentence that says to go back, a linked heading and a long linked title", () => {
+    const html = `<html><body><main><h1>Plumbing</h1>${para("pipe", 3)}
+      <p>Go to the main valve first, then <a href="/valves">return to the tap</a> and open it slowly.</p>${para("valve", 2)}
+      <h3><a href="/guide">Back to basics</a></h3>${para("basics", 2)}
+      <div><a href="/post">Back to The Future: how old pipes shaped the modern bathroom</a></div>${para("history", 2)}</main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("Go to the main valve first");
+    expect(t).toContain("return to the tap");
+    expect(t).toContain("Back to basics");
+    expect(t).toContain("Back to The Future: how old pipes shaped the modern bathroom");
+  });
+});
+
 describe("template expressions a script never filled in", () => {
   it("drops blocks that are nothing but {{ … }} and keeps text that only mentions braces", () => {
     const html = `<html><body><main><h1>Plumbing</h1>${para("pipe", 3)}<div class="alert"><strong>{{ board.errors[1179].message }}</strong></div>
