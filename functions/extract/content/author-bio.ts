@@ -1,19 +1,27 @@
 /**
- * The author's bio under a story: a paragraph in the second half of the text that starts with the
+ * The author's bio under a story: a block in the second half of the text that starts with the
  * name of the page's own author (its metadata: meta author, JSON-LD, byline) and goes on to say who
- * they are ("Jane Doe is a freelance writer...", "... has covered tech for 15 years"). Bio boxes
- * with a class of their own go in the pruning (ALWAYS in prune.ts); these are the plain paragraphs
- * a template or the writer appends. A paragraph about someone else, or one that names the author
- * without such a verb ("Jane Doe told us..."), stays; so does a name of one word (a brand, a team).
+ * they are ("Jane Doe is a freelance writer...", "About the author: Jane Doe has covered tech for
+ * 15 years"). Bio boxes with a class of their own go in the
+ * pruning (ALWAYS in prune.ts); these are the plain paragraphs a template or the writer appends,
+ * and author cards with unremarkable classes. A card goes whole: the bio is often set beside the
+ * author's name, role and a "View all posts by" link, all inside one small box. The author's first
+ * name alone opens a bio ("Jane is a content writer at...") only inside a card that also prints the
+ * full name. A paragraph about someone else, or one that names the author without such a verb
+ * ("Jane Doe told us..."), stays; so does a name of one word (a brand, a team).
  */
 import { textStats } from "./dom.ts";
 
-const BIO_VERB = /^(is|was|has|writes|covers|joined|serves)\b/;
+const BIO_VERB = /^(is|was|has|writes|covers|joined|serves|leads|holds|brings)\b/;
+/** A label before the name: "About the author:", "By". */
+const LABEL = /^(about the (author|writer)|about|by)\s*:?\s*/;
 /** A bio is a few sentences; a longer block is part of the story. */
 const BIO_MAX = 1000;
 const BIO_MIN = 40;
 /** A paragraph holding this share of the text is the story itself (a profile of its writer). */
 const STORY_SHARE = 0.3;
+/** Text an author card holds besides the bio: the name, a role, a link to the author's posts. */
+const CARD_EXTRA = 300;
 
 /** The author field's names ("Ann Lee, Bo Chan and Cy Diaz"), lower-cased; names of one word are left out. */
 function authorNames(author: string): string[] {
@@ -23,16 +31,50 @@ function authorNames(author: string): string[] {
     .filter((s) => s.includes(" ") && s.length > 5);
 }
 
+const clean = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
+
+/** The name the bio `low` (lower-cased, label stripped) opens with: "full", "first" or null. */
+function opensWith(low: string, names: string[]): { name: string; first: boolean } | null {
+  for (const name of names) {
+    if (low.startsWith(name)) {
+      const rest = low.slice(name.length);
+      if (BIO_VERB.test(rest.trim())) return { name, first: false };
+    }
+    const first = name.split(" ")[0] ?? "";
+    if (first.length > 2 && low.startsWith(`${first} `) && BIO_VERB.test(low.slice(first.length).trim()))
+      return { name, first: true };
+  }
+  return null;
+}
+
+/** Paragraphs and text-only divs (no paragraph or div inside): where a bio's sentences sit. */
+function textBlocks(root: Element): Element[] {
+  const out: Element[] = [];
+  for (const el of root.querySelectorAll("p, div")) {
+    let leaf = true;
+    for (let c = el.firstElementChild; c && leaf; c = c.nextElementSibling)
+      if (c.localName === "p" || c.localName === "div") leaf = false;
+    if (leaf) out.push(el);
+  }
+  return out;
+}
+
 export function dropAuthorBio(root: Element, author: string): void {
   const names = authorNames(author);
   if (names.length === 0) return;
-  const paragraphs = [...root.querySelectorAll("p")];
+  const blocks = textBlocks(root);
   const total = textStats(root).chars;
-  for (const p of paragraphs.slice(Math.floor(paragraphs.length / 2))) {
-    const t = (p.textContent ?? "").replace(/\s+/g, " ").trim();
+  for (const p of blocks.slice(Math.floor(blocks.length / 2))) {
+    if (!p.isConnected || !root.contains(p)) continue;
+    const t = clean(p);
     if (t.length < BIO_MIN || t.length > BIO_MAX || t.length > STORY_SHARE * total) continue;
-    const low = t.toLowerCase();
-    const name = names.find((n) => low.startsWith(n));
-    if (name && BIO_VERB.test(low.slice(name.length).trim())) p.remove();
+    const opened = opensWith(t.toLowerCase().replace(LABEL, ""), names);
+    if (!opened) continue;
+    // The card around the bio: the largest ancestor below the root that adds little else.
+    let card = p;
+    for (let up = p.parentElement; up && up !== root && clean(up).length <= t.length + CARD_EXTRA; up = up.parentElement)
+      card = up;
+    if (opened.first && !clean(card).toLowerCase().includes(opened.name)) continue;
+    card.remove();
   }
 }
