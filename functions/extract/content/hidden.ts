@@ -44,3 +44,17 @@ export function unhide(el: Element): void {
   el.removeAttribute("aria-hidden");
   el.removeAttribute("style");
 }
+
+/** Classes that clip text out of sight for screen readers only. */
+const READER_ONLY = /(^|\s)(sr-only|screen-reader-text|visually-hidden|visuallyhidden)(\s|$)/;
+
+/**
+ * A screen reader's text beside what the eye is shown in its place (aria-hidden): a sale price
+ * struck and new for the eye, "Original price was: $30.00." for the reader. Both are hidden, one
+ * from each; the reader's text is kept so the datum is said once.
+ */
+export function readerText(el: Element): boolean {
+  if (!READER_ONLY.test(el.getAttribute("class") ?? "")) return false;
+  const shown = (s: Element | null) => s?.getAttribute("aria-hidden") === "true" && (s.textContent ?? "").trim() !== "";
+  return shown(el.previousElementSibling) || shown(el.nextElementSibling);
+}

@@ -17,7 +17,7 @@ import {
   textStats,
   visibleLength,
 } from "./dom.ts";
-import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, tabPane, unhide } from "./hidden.ts";
+import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
 import { isOwnList, mainOf } from "./own-list.ts";
 import { builtOfTextWidgets, textWidget } from "./text-widget.ts";
 
@@ -250,8 +250,10 @@ function removeMeasured(el: Element, measured: Map<Element, { chars: number; lin
 
 /**
  * With `lists` (a category or listing page: content/page-kind.ts), a list named as recirculation
- * that holds most of <main> is kept as the page's own (content/own-list.ts). With `keep`, what it
- * returns for a pruned element takes its place (a post's byline: content/post-byline.ts).
+ * that holds most of <main> is kept as the page's own (content/own-list.ts), and a card's text for
+ * screen readers beside the aria-hidden text shown in its place (a sale price: content/hidden.ts).
+ * With `keep`, what it returns for a pruned element takes its place (a post's byline:
+ * content/post-byline.ts).
  */
 export function pruneDocument(body: Element, lists = false, keep?: (el: Element) => Element[]): PruneResult {
   // Collapsed panels that a control can reveal (tabs, accordions, "read more") are content.
@@ -265,6 +267,8 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
   // elements removed here have their text taken off their ancestors' counts.
   const measured = measureAll(body);
   let total = measured.get(body)?.chars ?? 0;
+  // Read before any goes: a reader's text is told by the aria-hidden sibling beside it.
+  const readers = new Set(lists ? hidden.filter(readerText) : []);
   // Hidden elements go, except a hidden wrapper of most of the page (a script would reveal it).
   // Hidden microdata blocks (a copy of the article for crawlers) always go.
   for (const h of hidden) {
@@ -274,7 +278,8 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
       revealable.has(h.getAttribute("id") ?? "") ||
       // Accordions often hide the wrapper of the controlled panel rather than the panel itself.
       revealable.has(h.firstElementChild?.getAttribute("id") ?? "") ||
-      tabPane(h);
+      tabPane(h) ||
+      readers.has(h);
     // An inline-styled (or mobile-only) wrapper of much of the page may be the page itself; one
     // hidden by class or aria-hidden only when it holds most of it (pages hidden until a script
     // has run, a page behind an open dialog). Smaller ones are meant.
