@@ -83,6 +83,14 @@ const FORM_STATUS = /(^|\s)(w-form-(done|fail)|form-(success|error|done|fail)|wp
 const NO_SCRIPT =
   /^(please )?((download|use|switch to) a (modern )?browser that supports javascript|(enable|turn on) javascript\b|your browser (does not|doesn't) (seem to )?support javascript|javascript (is )?(required|disabled))/i;
 
+/**
+ * A notice for readers on an old browser, shown by a script only to them ("Your version of Internet
+ * Explorer is no longer supported. Please upgrade your browser.", "You are using an outdated browser").
+ * A notice is a line, not prose: a paragraph that opens so and goes on to explain is about browsers.
+ */
+const OLD_BROWSER =
+  /^(your (version of )?(internet explorer|browser) is (no|not) longer supported|you are using an? (outdated|unsupported|old) browser|your browser is (out of date|outdated|not supported|unsupported))\b/i;
+
 /** Consent notices that escaped the class-based pruning. */
 const COOKIE_NOTE = /\b(uses?|use of|accept( all)?) cookies\b|\bcookie (settings|policy|preferences|consent)\b/i;
 
@@ -138,7 +146,10 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         ((s?.chars ?? 0) < 40 && LABEL.test(short.trim())) ||
         TEMPLATE.test(short) ||
         (opts.article && (s?.chars ?? 0) < 80 && short.trim() !== "" && DATE_ONLY.test(short.trim().replace(/\s+/g, " ")));
-      const cookieNote = s !== undefined && s.prose < 500 && (COOKIE_NOTE.test(short) || NO_SCRIPT.test(short.trim()));
+      const cookieNote =
+        s !== undefined &&
+        s.prose < 500 &&
+        (COOKIE_NOTE.test(short) || NO_SCRIPT.test(short.trim()) || (s.prose === 0 && OLD_BROWSER.test(short.trim())));
       // In an article a figure keeps its image; its text (caption, credit) is not the story's.
       const figureText =
         opts.article &&

@@ -135,6 +135,22 @@ describe("notices for readers without scripts", () => {
   });
 });
 
+describe("notices for readers on old browsers", () => {
+  it("drops an 'upgrade your browser' bar above a list and keeps prose about browsers", () => {
+    const events = ["Cloud Summit 2026", "Frontend Forum", "Data Days Online", "Security Week", "AI Builders Meetup"]
+      .map((e, i) => `<li class="event"><a href="/e/${i}">${e}</a><p>Online event, free to join, March ${i + 3}</p></li>`)
+      .join("");
+    const html = `<html><body><main><div class="notice-bar"><span>Your version of Internet Explorer is no longer supported. Please <a href="/help/browsers">upgrade your browser</a>.</span></div>
+      <h1>Online tech conferences</h1><div class="faq"><p>Your browser is out of date when it no longer gets security updates. Our guide explains how to tell, and what to install instead, before you join a stream.</p></div>
+      <ul class="events">${events}</ul></main></body></html>`;
+    const t = text(html, "https://events.example.com/d/online/tech-conferences/");
+    expect(t).toContain("Cloud Summit 2026");
+    expect(t).toContain("AI Builders Meetup");
+    expect(t).not.toContain("Internet Explorer is no longer supported");
+    expect(t).toContain("Our guide explains how to tell");
+  });
+});
+
 describe("a table of contents' title left when its links went", () => {
   const page = (inner: string) =>
     text(
