@@ -1,7 +1,7 @@
 /**
  * First pass of boilerplate removal: drops elements that are never content (scripts, forms
  * controls, hidden nodes) and those whose tag, role, class or id mark them as page furniture
- * (navigation, headers and footers, sidebars, cookie banners, share bars, related links, ads).
+ * (navigation, headers and footers, sidebars, cookie banners, dialogs, share bars, related links, ads).
  * A marked element is kept when it holds most of the page's text: sites reuse such words on
  * wrappers ("has-sidebar", "page-header-wrap").
  */
@@ -182,6 +182,8 @@ function isWeakMatch(ci: string): boolean {
   return false;
 }
 
+/** A dialog the page opens on demand ("merge_cart_dialog", "dialog_container"): the word whole, not "dialogue". */
+const DIALOG = /(^|[\s_-])dialog([\s_-]|$)/;
 /** Why an element looks like furniture: "strong", "weak", "comment" or null. */
 function furnitureKind(el: Element, tag: string, inArticle: boolean, widgetText: boolean): "strong" | "weak" | "comment" | null {
   if (REMOVE_TAGS.has(tag)) return "strong";
@@ -191,7 +193,7 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean, widgetText:
   const ci = classAndId(el);
   if (!ci || POSITIVE.test(ci) || RESULTS.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
-  if (STRONG.test(ci) || ALWAYS.test(ci) || overlay(ci)) return "strong";
+  if (STRONG.test(ci) || ALWAYS.test(ci) || overlay(ci) || DIALOG.test(ci)) return "strong";
   // A heading called "content-header" is a heading, not the page header; so is a heading alone in
   // a wrapper with such a name (a page builder's "elementor-widget-heading" around an <h3>).
   return !HEADING_TAGS.has(tag) && isWeakMatch(ci) && !loneHeading(el) && !(widgetText && textWidget(el, ci, isWeakMatch))

@@ -27,3 +27,24 @@ describe("layers fixed over the whole screen", () => {
     for (const want of ["machine wash cold", "true to size"]) expect(t).toContain(want);
   });
 });
+
+describe("dialogs named by their class", () => {
+  const dialog = `<div class="merge_cart_dialog__wrapper"><div class="dialog"><div class="dialog_container">
+    <div class="dialog_title"><span class="title">Add items to your cart?</span></div>
+    <p>We have noticed that you entered a different store. Do you want to add these items to your cart in this store?</p>
+    </div></div></div>`;
+
+  it("drops a dialog the page opens on demand ('merge_cart_dialog', 'dialog_container'), keeps the product", () => {
+    const t = text(`<html><head>${PRODUCT_LD}</head><body><main><div class="product">
+      <h1>Wool Runner</h1><div class="price">$98.00</div>${para("wool", 3)}</div>${dialog}</main></body></html>`);
+    for (const want of ["Wool Runner", "$98.00", "how the wool works"]) expect(t).toContain(want);
+    for (const gone of ["Add items to your cart?", "different store"]) expect(t).not.toContain(gone);
+  });
+
+  it("keeps a block whose class only contains the word (a script's 'dialogue')", () => {
+    const script = `<div class="dialogue"><p>Sam: The wool keeps my feet warm on the long walk home through the rain.</p></div>`;
+    const t = text(`<html><head>${PRODUCT_LD}</head><body><main><div class="product">
+      <h1>Wool Runner</h1>${para("wool", 3)}${script}</div></main></body></html>`);
+    expect(t).toContain("keeps my feet warm");
+  });
+});
