@@ -8,10 +8,11 @@ import { ELEMENT_NODE } from "./dom.ts";
 /**
  * Forum URLs: a forum host, or a thread's path. /t/ and /topic/ name a thread only with its number
  * (Discourse's /t/title/931828, Invision's /topic/188682-title/): without one they are a news
- * site's topic index, a guide's /topics/ section or a shop's category.
+ * site's topic index, a guide's /topics/ section or a shop's category. "showtopic" names a thread
+ * as a query key or a path's first word (Invision's old index.php?showtopic=48213, ShowTopic-g29-i525-k154.html).
  */
 const DISCUSSION_URL =
-  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:threads?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|\/(?:t|topics?)\/(?:[^?#]*\/)?\d|\/r\/[^/]+\/comments\//i;
+  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:threads?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|[/?&]showtopic[-=]|\/(?:t|topics?)\/(?:[^?#]*\/)?\d|\/r\/[^/]+\/comments\//i;
 const DISCUSSION_TYPE = /DiscussionForumPosting|QAPage/;
 const ARTICLE_TYPE =
   /"@type"\s*:\s*"(?:News|Blog|Scholarly|Tech|Reportage|Opinion)?Article"|"BlogPosting"|"ReportageNewsArticle"|"OpinionNewsArticle"/;

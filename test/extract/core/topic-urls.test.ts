@@ -25,4 +25,22 @@ describe("/t/ and /topic/ in a URL", () => {
     ])
       expect(kindOf(url).discussion, url).toBe(true);
   });
+
+  it("reads a 'showtopic' address as a thread: Invision's old index.php?showtopic=N and paths named ShowTopic-", () => {
+    for (const url of [
+      "https://forum.example.com/index.php?showtopic=48213",
+      "https://www.example.com/index.php?act=idx&showtopic=48213&st=20",
+      "https://www.example.com/ShowTopic-g294232-i525-k15476375-Tips_for_a_first_visit-Japan.html",
+    ])
+      expect(kindOf(url).discussion, url).toBe(true);
+  });
+
+  it("does not read a page that only mentions topics in its address as a thread ('show-topics', 'topicshow')", () => {
+    for (const url of [
+      "https://www.example.com/show-topics/gardening",
+      "https://www.example.com/blog/showtopics.html",
+      "https://www.example.com/news/topicshow-2024",
+    ])
+      expect(kindOf(url).discussion, url).toBe(false);
+  });
 });
