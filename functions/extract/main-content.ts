@@ -29,6 +29,7 @@ import { dropPostChrome, dropQuotedPosts, dropThreadNotices, postsRoot } from ".
 import { textStats } from "./content/dom.ts";
 import { dropEchoedText } from "./content/echoes.ts";
 import { dropFacetPanels } from "./content/facets.ts";
+import { dropFeedbackPrompts } from "./content/feedback.ts";
 import { dropFieldLabels } from "./content/field-labels.ts";
 import { isListPage, widenToGrid } from "./content/listing.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
@@ -156,6 +157,8 @@ export function extractMainContent(
   dropRepeatedControls(chosen);
   // A star-rating input on every entry ("Rate this book", "1 of 5 stars" ... "5 of 5 stars").
   dropRatingInputs(chosen);
+  // The widget that asks the reader to judge the page ("Was this helpful?", "Rate this article").
+  if (!discussion) dropFeedbackPrompts(chosen, stats);
   if (discussion) {
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);
