@@ -17,6 +17,7 @@ import {
   textStats,
   visibleLength,
 } from "./dom.ts";
+import { commerceDisclosure, overlay } from "./furniture-marks.ts";
 import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
 import { isOwnList, mainOf } from "./own-list.ts";
 import { builtOfTextWidgets, textWidget } from "./text-widget.ts";
@@ -193,24 +194,12 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean, widgetText:
   const ci = classAndId(el);
   if (!ci || POSITIVE.test(ci) || RESULTS.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
-  if (STRONG.test(ci) || ALWAYS.test(ci) || overlay(ci) || DIALOG.test(ci)) return "strong";
+  if (STRONG.test(ci) || ALWAYS.test(ci) || DIALOG.test(ci) || overlay(ci) || commerceDisclosure(el, ci)) return "strong";
   // A heading called "content-header" is a heading, not the page header; so is a heading alone in
   // a wrapper with such a name (a page builder's "elementor-widget-heading" around an <h3>).
   return !HEADING_TAGS.has(tag) && isWeakMatch(ci) && !loneHeading(el) && !(widgetText && textWidget(el, ci, isWeakMatch))
     ? "weak"
     : null;
-}
-
-const FIXED = /(^|\s)fixed(\s|$)/;
-const INSET_0 = /(^|\s)inset-0(\s|$)/;
-
-/**
- * A layer fixed over the whole screen (utility classes "fixed inset-0"): a modal, a drawer, a
- * "notify me when back in stock" takeover. The page's own text is never in one, except in an app
- * shell that fixes its whole frame, and that is a wrapper of most of the page (kept as such).
- */
-function overlay(ci: string): boolean {
-  return INSET_0.test(ci) && FIXED.test(ci);
 }
 
 /** Text and link-text length of every element under `root`, in one walk. */

@@ -1,0 +1,36 @@
+/**
+ * Furniture told by more than a class word: a layer fixed over the screen, a commerce disclosure.
+ */
+
+const FIXED = /(^|\s)fixed(\s|$)/;
+const INSET_0 = /(^|\s)inset-0(\s|$)/;
+
+/**
+ * A layer fixed over the whole screen (utility classes "fixed inset-0"): a modal, a drawer, a
+ * "notify me when back in stock" takeover. The page's own text is never in one, except in an app
+ * shell that fixes its whole frame, and that is a wrapper of most of the page (kept as such).
+ */
+export function overlay(ci: string): boolean {
+  return INSET_0.test(ci) && FIXED.test(ci);
+}
+
+/**
+ * A commerce disclosure: the note that the site earns from the links on the page ("We may earn a
+ * commission...", "Advertiser Disclosure", "X is reader-supported"), set in an element the theme
+ * names a disclosure, above or beside the story. It is the site's, not the story's. Themes also
+ * call collapsible widgets "disclosure" (menus, filter panels, a product's description tabs), so
+ * the name counts only on a short block that speaks of commissions, affiliates or advertisers; a
+ * writer's own note in a paragraph of the post ("This post contains affiliate links") has no such
+ * name and stays.
+ */
+const DISCLOSURE = /disclos/;
+const DISCLOSURE_TEXT = /commission|compensat|affiliate|advertis|reader-supported|earn money/i;
+/** A disclosure is a line or two; a longer "disclosure" block is a panel of the page. */
+const DISCLOSURE_CHARS = 600;
+
+/** True when `el` (class and id `ci`) is a commerce disclosure. */
+export function commerceDisclosure(el: Element, ci: string): boolean {
+  if (!DISCLOSURE.test(ci)) return false;
+  const text = el.textContent ?? "";
+  return text.length <= DISCLOSURE_CHARS && DISCLOSURE_TEXT.test(text);
+}
