@@ -133,7 +133,7 @@ export function expandFrom(start: Element, limit: Element, stats: StatsMap, stri
 }
 
 /** True when `el` is the document's one main element (<main> or role=main). */
-function onlyMain(el: Element): boolean {
+export function onlyMain(el: Element): boolean {
   if (el.tagName !== "MAIN" && el.getAttribute("role") !== "main") return false;
   return (el.ownerDocument?.querySelectorAll("main, [role=main]").length ?? 0) === 1;
 }

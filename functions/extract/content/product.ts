@@ -6,7 +6,7 @@
  * quantity, "add to cart".
  */
 
-import { statsParent } from "./core.ts";
+import { onlyMain, statsParent } from "./core.ts";
 import { ELEMENT_NODE, visibleLength } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
@@ -30,12 +30,14 @@ export function productRoot(core: Element, best: Element, stats: StatsMap, grow:
  * The highest ancestor up to `limit` whose text beyond `start`'s is mostly prose with few links:
  * the description sections. Judged from `start` rather than step by step, since a step that adds
  * the gallery or a spec list (no prose) often lies between the buy box and the description below.
+ * Growth stops at the page's one <main>: what a theme sets beside it is the site's, as for articles.
  */
 function growProse(start: Element, limit: Element, stats: StatsMap): Element {
   const a = stats.get(start);
   if (!a) return start;
   let found = start;
   for (let el = statsParent(start, limit, stats); el; el = el === limit ? null : statsParent(el, limit, stats)) {
+    if (onlyMain(found)) break;
     const b = stats.get(el);
     if (!b) break;
     const chars = b.chars - a.chars;

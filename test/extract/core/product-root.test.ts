@@ -94,3 +94,21 @@ describe("option pickers outside the order form", () => {
     for (const want of ["Studio Mic", "how the capsule works", "how the preamp works"]) expect(t).toContain(want);
   });
 });
+
+describe("product root and the page's one <main>", () => {
+  const product = `<div class="product">${buyBox}<div class="about">${para("microphone", 3)}</div></div>`;
+  const beside = `<section class="why-us"><h2>Why shop with us</h2>${para("warehouse", 2)}</section>`;
+
+  it("does not grow past the page's only <main> over prose the theme sets beside it", () => {
+    const html = `<html><head>${PRODUCT_LD}</head><body><div class="page"><main>${product}</main>${beside}</div></body></html>`;
+    const t = text(html);
+    for (const want of ["Studio Mic", "how the microphone works"]) expect(t).toContain(want);
+    for (const gone of ["Why shop with us", "how the warehouse works"]) expect(t).not.toContain(gone);
+  });
+
+  it("still grows over such prose on a page without a <main>", () => {
+    const html = `<html><head>${PRODUCT_LD}</head><body><div class="page"><div class="content">${product}</div>${beside}</div></body></html>`;
+    const t = text(html);
+    for (const want of ["Studio Mic", "how the microphone works", "how the warehouse works"]) expect(t).toContain(want);
+  });
+});
