@@ -44,6 +44,7 @@ import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
 import { dropReviews } from "./content/reviews.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { dropStandfirst } from "./content/standfirst.ts";
+import { dropStatusMessages } from "./content/status-messages.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
 import { dropTagLists } from "./content/tag-lists.ts";
 import { dropTeaserGrids } from "./content/teaser-grid.ts";
@@ -153,6 +154,8 @@ export function extractMainContent(
   if (!clean) return { root: chosen, title: titleForRoot(titleHeading, chosen, stats) };
   // A checkbox's label ("Compare" on every card) without its box.
   dropCheckboxLabels(chosen, boxLabels);
+  // A script's messages to screen readers ("Loaded 338 results", "Added to list").
+  dropStatusMessages(chosen);
   // The same scripted button on every card ("Add to wishlist").
   dropRepeatedControls(chosen);
   // A star-rating input on every entry ("Rate this book", "1 of 5 stars" ... "5 of 5 stars").
