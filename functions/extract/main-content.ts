@@ -20,6 +20,7 @@
  * (content/title-heading.ts).
  */
 
+import { dropAppeals } from "./content/appeals.ts";
 import { dropAuthorBio } from "./content/author-bio.ts";
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
@@ -204,6 +205,8 @@ export function extractMainContent(
   });
   // The bio of the page's own author under the story ("Jane Doe is a freelance writer...").
   if (author && articleLike && !discussion) dropAuthorBio(chosen, author);
+  // The publisher's appeal for readers' support under the story (content/appeals.ts).
+  if (articleLike && !discussion && !product && !listing && !sections) dropAppeals(chosen);
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
   dropRepeatedBlocks(chosen, stats);
   // A label printed twice, once for screen readers (content/echoes.ts).
