@@ -256,7 +256,12 @@ const STAT =
 const MEMBER_STATS = new RegExp(`^${STAT}( ?[·|•,]? ${STAT})*$`, "i");
 /** Whole short blocks that are notices, and the first lines that open a prose-free panel. */
 const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS, POST_NUMBER, POST_COUNTERS, MEMBER_STATS];
-const PANELS = [SIGN_IN, VIEWERS, SORT];
+/**
+ * A prompt to ask a question of one's own under a Q&A thread ("Start asking to get answers / Find
+ * the answer to your question by asking. / Ask question", "Get answers to your questions about Japan").
+ */
+const ASK = /^(start asking to get answers|get answers to your (own )?questions?\b|ask (a|your( own)?) question$)/i;
+const PANELS = [SIGN_IN, VIEWERS, SORT, ASK];
 const NOTICE_CHARS = 200;
 const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);
 /** A sign-in panel holds its prompt, a line or two and its links: never more. */

@@ -147,4 +147,17 @@ describe("notices among the posts of a thread", () => {
     expect(t).toContain("410 posts and still no answer");
     expect(t).toContain("Joined 2002, still here");
   });
+
+  it("drops the prompt to ask a question of one's own under a Q&A thread", () => {
+    const ask = `<div class="bottom-notice"><div class="box"><p>Start asking to get answers</p><p>Find the answer to your question by asking.</p><a href="/questions/ask">Ask question</a></div></div>`;
+    const t = text(page(post("alice", "tent") + post("bob", "pole") + ask), "https://example.com/questions/42/which-tent");
+    expect(t).toContain("how the pole works");
+    for (const gone of ["Start asking", "Find the answer to your question", "Ask question"]) expect(t).not.toContain(gone);
+  });
+
+  it("keeps an answer that opens with such words as part of what it says", () => {
+    const answer = `<div class="post"><div class="author">carol</div><div class="content"><p>Start asking to get answers from the rangers before you go: they know which tents hold up in the wind.</p></div></div>`;
+    const t = text(page(post("alice", "tent") + answer + post("bob", "pole")), "https://example.com/questions/42/which-tent");
+    expect(t).toContain("they know which tents hold up");
+  });
 });
