@@ -3,7 +3,8 @@
  * of brands, price ranges, colours and sizes, each a short option with a count. The class names
  * vary too much for the pruning to know them all; the panel's heading and its make do not. The
  * panel is the largest block that starts with such a heading and holds no prose and no more than
- * a share of the root: the item grid and the category's own text stay.
+ * a share of the root: the item grid and the category's own text stay. A bare label, a block or an
+ * inline element ("<span>Filters:</span>") before blocks of options, goes with the options after it.
  */
 import { HEADING_TAGS, tagOf } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
@@ -46,25 +47,37 @@ function holdsCards(el: Element): boolean {
 export function dropFacetPanels(root: Element, stats: StatsMap): void {
   const limit = PANEL_SHARE * (stats.get(root)?.chars ?? 0);
   const doomed: Element[] = [];
+  // A bare label heads the facets that follow it as its siblings (brand, price, colour): they go
+  // with it up to a block of prose, the cards of a grid or the share limit. Returns the last.
+  const withFacets = (label: Element, chars: number): Element => {
+    let last = label;
+    for (let n = label.nextElementSibling; n; n = n.nextElementSibling) {
+      const ns = stats.get(n);
+      chars += ns?.chars ?? 0;
+      if ((ns && ns.prose > 0) || chars > limit || holdsCards(n)) break;
+      doomed.push(n);
+      last = n;
+    }
+    return last;
+  };
   const visit = (el: Element) => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       const s = stats.get(c);
-      if (!s || s.chars === 0) continue;
+      if (!s) {
+        // An inline label ("<span>Filters:</span>") before blocks of options.
+        const label = (c.textContent ?? "").trim();
+        if (label.length <= LABEL_CHARS && FACET_HEADING.test(label) && c.nextElementSibling && stats.has(c.nextElementSibling)) {
+          doomed.push(c);
+          c = withFacets(c, label.length);
+        }
+        continue;
+      }
+      if (s.chars === 0) continue;
       if (s.prose === 0 && s.chars <= limit) {
         const first = s.chars > LABEL_CHARS ? firstTextBlock(c, stats) : c;
         if (first && FACET_HEADING.test((first.textContent ?? "").trim()) && !holdsCards(c)) {
           doomed.push(c);
-          // A bare label heads the facets that follow it as its siblings (brand, price, colour).
-          if (first === c) {
-            let chars = s.chars;
-            for (let n = c.nextElementSibling; n; n = n.nextElementSibling) {
-              const ns = stats.get(n);
-              chars += ns?.chars ?? 0;
-              if ((ns && ns.prose > 0) || chars > limit || holdsCards(n)) break;
-              doomed.push(n);
-              c = n;
-            }
-          }
+          if (first === c) c = withFacets(c, s.chars);
           continue;
         }
       }

@@ -30,6 +30,23 @@ describe("facet panels of category pages", () => {
     }
   });
 
+  it("drops facets that follow a bare inline label ('<span>Filters:</span>') after other text in their block", () => {
+    const panel = `<div class="side"><section class="crumbs"><span>Categories:</span> <a href="/c/outdoor">Outdoor</a> <a href="/c/tents">Tents</a></section><span class="title">Filters:</span>${facets}</div>`;
+    const t = text(`<html><body><main><h1>Tents</h1><div class="layout">${panel}${grid}</div></main></body></html>`);
+    for (const p of products) expect(t).toContain(p);
+    expect(t).not.toContain("Filters:");
+    for (const option of ["Ridgeline (4)", "$100 to $200", "Orange (4)"]) expect(t).not.toContain(option);
+  });
+
+  it("an inline 'Shop by' label before the grid's cards leaves the cards, and prose after an inline 'Filters' stays", () => {
+    const prose =
+      "<p>Coffee filters come in paper, cloth and metal; paper gives the cleanest cup, while metal lets the oils through, which some prefer.</p>";
+    const html = `<html><body><main><h1>Brewing</h1><div><span>Shop by</span>${grid}</div><div><span>Filters</span>${prose}</div></main></body></html>`;
+    const t = text(html, "https://shop.example.com/c/coffee");
+    for (const p of products) expect(t).toContain(p);
+    expect(t).toContain("Coffee filters come in paper");
+  });
+
   it("keeps a block headed 'Shop by' that holds the grid's cards, and a section about filters that is prose", () => {
     const prose =
       "<p>Coffee filters come in paper, cloth and metal; paper gives the cleanest cup, while metal lets the oils through, which some prefer.</p>";
