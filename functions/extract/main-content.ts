@@ -38,6 +38,7 @@ import { ownPostBesidePosts } from "./content/own-post.ts";
 import { pageKind } from "./content/page-kind.ts";
 import { dropPolicyPanels } from "./content/policies.ts";
 import { prunedByline } from "./content/post-byline.ts";
+import { isPostIndex } from "./content/post-index.ts";
 import { dropBuyBox, productRoot, trimProductHead } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { dropRatingInputs } from "./content/rating-input.ts";
@@ -147,6 +148,11 @@ export function extractMainContent(
       article = false;
       listing = true;
     }
+  }
+  // An index of posts typed as an article: linked entry titles over short excerpts (content/post-index.ts).
+  if (articleLike && !discussion && !product && !listing && isPostIndex(root, stats)) {
+    article = false;
+    listing = true;
   }
   // A thread of short posts can score no higher than the page around it: the posts say where it is.
   if (discussion && root === body) root = postsRoot(body, stats) ?? root;
