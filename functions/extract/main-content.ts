@@ -45,6 +45,7 @@ import { dropRatingInputs } from "./content/rating-input.ts";
 import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
 import { dropReviews } from "./content/reviews.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
+import { dropSignUpTerms } from "./content/sign-up-terms.ts";
 import { dropStandfirst } from "./content/standfirst.ts";
 import { dropStatusMessages } from "./content/status-messages.ts";
 import { placeStreamedContent } from "./content/streaming.ts";
@@ -169,6 +170,8 @@ export function extractMainContent(
   dropRatingInputs(chosen);
   // The widget that asks the reader to judge the page ("Was this helpful?", "Rate this article").
   if (!discussion) dropFeedbackPrompts(chosen, stats);
+  // What a sign-up or contact form binds its sender to ("By clicking Subscribe, you agree to ...").
+  if (!discussion) dropSignUpTerms(chosen);
   if (discussion) {
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);
