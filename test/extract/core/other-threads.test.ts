@@ -19,6 +19,11 @@ const others = (label: string) =>
       (t, i) => `<li><span class="topic"><a href="/threads/${i}">${t}</a></span> <span class="date">${i + 2} replies</span></li>`,
     )
     .join("")}</ul></div></div>`;
+const long = (topic: string) =>
+  Array.from(
+    { length: 6 },
+    (_, i) => `The ${topic} point ${i + 1} explains, in plain words, how the ${topic} works in the cold.`,
+  ).join(" ");
 const page = (after: string) =>
   `<html><body><div class="thread"><h1>Which tent for winter?</h1>${posts}${after}</div></body></html>`;
 
@@ -48,5 +53,23 @@ describe("lists of other threads", () => {
   it("keeps a labelled list whose label names something else ('Packing list')", () => {
     const t = text(page(others("Packing list")));
     expect(t).toContain("Stove fuel in the cold");
+  });
+
+  it("drops such a list whose entries carry an excerpt of each thread ('Trending Topics', 'Suggested Topics')", () => {
+    const excerpt = (t: string, i: number) =>
+      `<article class="snapshot"><a href="/threads/${i}">${t}</a><p>Started by member${i} one week ago: I have been wondering about this for a while now and would like to hear what the people here think of it before I buy anything.</p></article>`;
+    for (const label of ["Trending Topics", "Suggested Topics"]) {
+      const more = post("dave", long("snow anchor")) + post("erin", long("vestibule"));
+      const t = text(page(`${more}<section class="side"><h3>${label}</h3>${titles.map(excerpt).join("")}</section>`));
+      expect(t).toContain("four-season dome");
+      expect(t).not.toContain(label);
+      expect(t).not.toContain("Stove fuel in the cold");
+    }
+  });
+
+  it("keeps a post that opens with such words and links to a thread or two in its prose", () => {
+    const prose = `<div class="note"><p>Related discussions</p><p>Two older threads went through this in detail: <a href="/threads/7">the dome thread</a> and <a href="/threads/8">the stakes thread</a>. Most of them came to the same answer, that a dome with snow stakes and a repair sleeve is worth the weight on a winter trip.</p></div>`;
+    const t = text(page(prose));
+    expect(t).toContain("Two older threads went through this");
   });
 });
