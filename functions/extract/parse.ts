@@ -2,6 +2,7 @@ import { parseHTML } from "linkedom";
 import "./unscripted-nodes.ts";
 import "./class-attribute.ts";
 import "./element-construction.ts";
+import { repairMojibake } from "./mojibake.ts";
 
 /**
  * Parses an HTML string into a DOM document (linkedom: no layout, no scripts, fast).
@@ -17,8 +18,10 @@ import "./element-construction.ts";
  * forum themes print an unclosed one after <body>) hides the rest of the page. The markers (and
  * `]]>`) outside scripts, styles and foreign elements are dropped before parsing and the text
  * between them kept: cutting to the next `>` as a browser does could cut into a real comment.
+ * UTF-8 text stored as Latin-1 is decoded back first (mojibake.ts).
  */
-export function parseDocument(html: string): Document {
+export function parseDocument(page: string): Document {
+  const html = repairMojibake(page);
   const start = html.slice(0, 65536);
   const wrapped =
     /<html[\s>]/i.test(start) || /<body[\s>]/i.test(start)
