@@ -22,6 +22,7 @@
 
 import { dropAppeals } from "./content/appeals.ts";
 import { dropAuthorBio } from "./content/author-bio.ts";
+import { dropBadges } from "./content/badges.ts";
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
 import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
@@ -202,6 +203,8 @@ export function extractMainContent(
   if (!articleLike || sections || shopGrid || listing) dropFacetPanels(chosen, stats);
   // Labels printed on every card of a grid ("Brand Name", "Price").
   dropFieldLabels(chosen);
+  // A flag many cards of a category page share ("Best seller", "New arrival").
+  if ((collection || listing) && !discussion) dropBadges(chosen);
   cleanupRoot(chosen, stats, {
     article: article || (articleLike && !sections && !discussion && !product && !listing),
     grids: !articleLike || sections || shopGrid || listing,
