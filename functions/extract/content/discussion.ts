@@ -290,6 +290,10 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
         continue;
       }
       if (s.chars === 0) continue;
+      if (s.chars <= INITIALS_CHARS && avatar(c)) {
+        doomed.push(c);
+        continue;
+      }
       if (isReplyForm(c, s.chars, rootChars)) {
         doomed.push(c);
         continue;
@@ -321,9 +325,19 @@ function inlineNotices(el: Element, title: string, doomed: Element[]): void {
   if (!INLINE_NOTICE.has(el.localName) && el.localName !== "a") return;
   const t = squash(el.textContent ?? "");
   if (t.length > NOTICE_CHARS) return;
-  if (EDIT_NOTICE.test(t) || replySubject(t, title) || (POST_NUMBER.test(t) && standsApart(el))) doomed.push(el);
+  if (
+    (t.length <= INITIALS_CHARS && avatar(el)) ||
+    EDIT_NOTICE.test(t) ||
+    replySubject(t, title) ||
+    (POST_NUMBER.test(t) && standsApart(el))
+  )
+    doomed.push(el);
   else for (let c = el.firstElementChild; c; c = c.nextElementSibling) inlineNotices(c, title, doomed);
 }
+
+/** An avatar without a picture shows the member's initial ("K"): a picture, not words. */
+const INITIALS_CHARS = 1;
+const avatar = (el: Element) => /avatar/i.test(el.getAttribute("class") ?? "");
 
 const WORD = /[\p{L}\p{N}]/u;
 

@@ -160,4 +160,20 @@ describe("notices among the posts of a thread", () => {
     const t = text(page(post("alice", "tent") + answer + post("bob", "pole")), "https://example.com/questions/42/which-tent");
     expect(t).toContain("they know which tents hold up");
   });
+
+  it("drops the initial an avatar without a picture shows beside a post's author", () => {
+    const pic = (who: string, topic: string) =>
+      `<div class="post"><div class="post-head"><span class="avatar avatar--s"><span class="avatar-u7-s">${who[0]?.toUpperCase()}</span></span> <a href="/members/${who}.7/">${who}</a></div><div class="content">${para(topic, 2)}</div></div>`;
+    const t = text(page(pic("gina", "tent") + pic("ravi", "pole")));
+    expect(t).toContain("how the pole works");
+    expect(t).toMatch(/(^|\n)ravi\n/);
+    expect(t).not.toMatch(/(^|\n)R\b/);
+  });
+
+  it("keeps a short name in a block named for the avatar and the name together", () => {
+    const named = (who: string, topic: string) =>
+      `<div class="post"><div class="post-head"><div class="avatar-username"><img src="/a.png" alt=""><span class="name">${who}</span></div></div><div class="content">${para(topic, 2)}</div></div>`;
+    const t = text(page(named("Al", "tent") + named("Bo", "pole")));
+    expect(t).toMatch(/(^|\n)Bo\n/);
+  });
 });
