@@ -13,6 +13,13 @@ import { ELEMENT_NODE, TEXT_NODE } from "./dom.ts";
 
 const TERMS =
   /^by (?:checking|ticking|clicking|tapping|pressing|submitting|sending|entering|providing|signing up|subscribing|registering|joining|continuing|completing)\b[^.!?]{0,120}?\b(?:you|i|we)\b[^.!?]{0,40}?\b(?:agree|consent|accept|acknowledge|confirm|certify|authori[sz]e|understand)/i;
+/**
+ * The form's other fine print: how what is sent will be handled ("Your personal information will
+ * be handled in accordance with our Privacy Statement") and the key to its fields ("Required
+ * fields are marked with an asterisk").
+ */
+const FORM_NOTES =
+  /^(?:(?:your|the) (?:personal )?(?:information|data|details)(?: you (?:provide|submit|share))? will (?:only )?be (?:handled|processed|used|stored|treated)\b[^.!?]{0,40}?\b(?:privacy|in accordance|according to)|required fields are marked\b|\* ?(?:indicates|denotes) (?:a )?required\b)/i;
 /** A block longer than this is no form's line (a page of terms of its own). */
 const TERMS_CHARS = 1500;
 
@@ -29,13 +36,13 @@ function opening(el: Element): string {
   return "";
 }
 
-/** Removes the blocks inside `root` that are a form's sign-up terms. */
+/** Removes the blocks inside `root` that are a form's sign-up terms and notes. */
 export function dropSignUpTerms(root: Element): void {
   const doomed: Element[] = [];
   for (const el of root.querySelectorAll("p, div, span, label, small, li, td")) {
-    if (!/^by\s/i.test(opening(el))) continue;
+    if (!/^(?:by|your|the|required|\*)(?:\s|$)/i.test(opening(el))) continue;
     const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
-    if (text.length <= TERMS_CHARS && TERMS.test(text)) doomed.push(el);
+    if (text.length <= TERMS_CHARS && (TERMS.test(text) || FORM_NOTES.test(text))) doomed.push(el);
   }
   for (const el of doomed) if (root.contains(el)) el.remove();
 }

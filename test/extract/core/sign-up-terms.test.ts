@@ -28,4 +28,23 @@ describe("the terms under a sign-up or contact form ('By clicking Subscribe, you
     expect(t).toContain("By providing your family with a clear plan");
     expect(t).toContain("By clicking the button several times in a row");
   });
+
+  it("drops the form's notes on how what is sent is handled and which fields are required", () => {
+    const html = `<html><body><main><h1>Estate planning</h1>${para("will", 3)}${para("trust", 2)}
+      <form action="/send"><p>Required fields are marked with an asterisk (*)</p><label>Name* <input name="n"></label>
+        <p>Your personal information will be handled in accordance with our Privacy Statement. You can change your preferences at any time.</p></form></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("how the trust works");
+    expect(t).not.toContain("Required fields are marked");
+    expect(t).not.toContain("Your personal information will be handled");
+  });
+
+  it("keeps prose about what happens to the client's information", () => {
+    const html = `<html><body><main><h1>Estate planning</h1>${para("will", 3)}
+      <p>Your information will be kept in a sealed file at our office, and only the executor you name can open it after your death.</p>
+      <p>The details of every trust will be handled by one partner from the first meeting to the final signature.</p></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("Your information will be kept in a sealed file");
+    expect(t).toContain("The details of every trust will be handled by one partner");
+  });
 });
