@@ -254,8 +254,24 @@ const POST_COUNTERS =
 const STAT =
   "([\\d.,]+k? (posts?|messages?|helpful votes?|reputation|points|likes|reactions?|solutions?)|(joined|registered|member since):? [a-z ,.]{0,14}\\d[\\d ,./-]{0,10}|(posts|messages|reputation|reaction score|points|likes|solutions):? [\\d.,]+k?)";
 const MEMBER_STATS = new RegExp(`^${STAT}( ?[·|•,]? ${STAT})*$`, "i");
+/**
+ * A member's role beside the name ("Discussion starter", "Staff member", "Administrator"); ranks
+ * ("Well-known member") stay with the author card, which goes only when posts are told from it.
+ */
+const BADGE = /^(discussion starter|thread starter|original poster|staff member|(super )?moderator|administrator)$/i;
 /** Whole short blocks that are notices, and the first lines that open a prose-free panel. */
-const NOTICES = [EDIT_NOTICE, GAP, CLOSED, THREAD_BYLINE, THREAD_STATS, REACTIONS, POST_NUMBER, POST_COUNTERS, MEMBER_STATS];
+const NOTICES = [
+  EDIT_NOTICE,
+  GAP,
+  CLOSED,
+  THREAD_BYLINE,
+  THREAD_STATS,
+  REACTIONS,
+  POST_NUMBER,
+  POST_COUNTERS,
+  MEMBER_STATS,
+  BADGE,
+];
 /**
  * A prompt to ask a question of one's own under a Q&A thread ("Start asking to get answers / Find
  * the answer to your question by asking. / Ask question", "Get answers to your questions about Japan").
@@ -327,6 +343,7 @@ function inlineNotices(el: Element, title: string, doomed: Element[]): void {
   if (t.length > NOTICE_CHARS) return;
   if (
     (t.length <= INITIALS_CHARS && avatar(el)) ||
+    BADGE.test(t) ||
     EDIT_NOTICE.test(t) ||
     replySubject(t, title) ||
     (POST_NUMBER.test(t) && standsApart(el))

@@ -176,4 +176,19 @@ describe("notices among the posts of a thread", () => {
     const t = text(page(named("Al", "tent") + named("Bo", "pole")));
     expect(t).toMatch(/(^|\n)Bo\n/);
   });
+
+  it("drops a member's badge beside the name ('Discussion starter', 'Administrator')", () => {
+    const badged = (who: string, badge: string, topic: string) =>
+      `<div class="post"><div class="post-head"><a href="/members/${who}.7/">${who}</a> <span class="starter">${badge}</span></div><div class="rank">${badge === "Discussion starter" ? "Moderator" : "Administrator"}</div><div class="content">${para(topic, 2)}</div></div>`;
+    const t = text(page(badged("gina", "Discussion starter", "tent") + badged("ravi", "Staff member", "pole")));
+    expect(t).toContain("how the pole works");
+    expect(t).toMatch(/(^|\n)gina\n/);
+    for (const gone of ["Discussion starter", "Staff member", "Moderator", "Administrator"]) expect(t).not.toContain(gone);
+  });
+
+  it("keeps a moderator's note that opens with such a word", () => {
+    const note = `<div class="post"><div class="content"><p>Moderator note: keep the thread on winter tents, please.</p></div></div>`;
+    const t = text(page(post("alice", "tent") + note + post("bob", "pole")));
+    expect(t).toContain("Moderator note: keep the thread on winter tents");
+  });
 });
