@@ -27,4 +27,19 @@ describe("skip links", () => {
     expect(t).toContain("Skip to advanced trails");
     expect(t).toContain("Skip the maps");
   });
+
+  it("a link shown only on keyboard focus (sr-only-focusable, visually-hidden-focusable) goes", () => {
+    const more = `<a href="javascript:void(0);" class="carousel__controls sr-only-focusable">Customer stories slides controls</a>
+      <a href="#slides" class="visually-hidden-focusable">Resources tab controls</a>`;
+    const t = text(page(more), "https://trails.example.com/houston");
+    expect(t).toContain("Riding the bayou");
+    expect(t).not.toContain("slides controls");
+    expect(t).not.toContain("Resources tab controls");
+  });
+
+  it("keeps a link whose class only mentions focus", () => {
+    const more = `<p><a href="/guides/maps" class="link focusable">Trail maps for every park in the county</a></p>`;
+    const t = text(page(more), "https://trails.example.com/houston");
+    expect(t).toContain("Trail maps for every park in the county");
+  });
 });
