@@ -108,10 +108,16 @@ export interface PruneResult {
 
 /**
  * A toggle that fills a heading ("<h3><button>What is an HRMS?</button></h3>", or a div with
- * role="heading"): an accordion's question or section title, which the heading shows.
+ * role="heading"): an accordion's question or section title, which the heading shows. A button
+ * beside the heading's own words ("<h1>Enum Result <button>Copy item path</button></h1>") is a
+ * control next to the title, not the title: it goes with the other buttons.
  */
 function isHeadingToggle(button: Element): boolean {
-  return button.closest('h1, h2, h3, h4, h5, h6, [role="heading"]') !== null;
+  const heading = button.closest('h1, h2, h3, h4, h5, h6, [role="heading"]');
+  if (!heading) return false;
+  const all = heading.textContent ?? "";
+  const own = button.textContent ?? "";
+  return !/\p{L}/u.test(all.replace(own, ""));
 }
 
 /** Removes never-content tags; collects hidden elements (decided later, once the page size is known). */

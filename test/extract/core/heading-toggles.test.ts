@@ -56,4 +56,27 @@ describe("accordion toggles that fill a heading", () => {
     expect(t).not.toContain("Show all questions");
     expect(t).not.toContain("Open menu");
   });
+
+  it("drops a button beside a heading's own words (a copy or share control next to the title)", () => {
+    const faq = `<h3 id="pay-dates">Pay dates <button type="button" title="Copy link to this section">Copy link</button></h3>${para("pay date", 2)}
+      <h3>${answers[0]?.[0]}</h3><p>${answers[0]?.[1]}</p>`;
+    const t = text(page(faq));
+    expect(t).toContain("Pay dates");
+    expect(t).toContain("how the pay date works");
+    expect(t).not.toContain("Copy link");
+  });
+
+  it("keeps a toggle's question when the heading holds only a number or a sign beside it", () => {
+    const faq = answers
+      .map(
+        ([q, a], i) =>
+          `<h3><span class="num">${i + 1}.</span> <button aria-expanded="false">${q}</button> <span aria-hidden="true">+</span></h3><div class="answer"><p>${a}</p></div>`,
+      )
+      .join("");
+    const t = text(page(faq));
+    for (const [q, a] of answers) {
+      expect(t).toContain(q);
+      expect(t).toContain(a);
+    }
+  });
 });
