@@ -15,10 +15,11 @@ const DATE_TOKEN = /\b(19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\bago\b/i;
 
 /**
  * Leftover widget labels: an ad slot's caption, a script-only slideshow's notice, a gallery's counter ("Image 1 of 5"),
- * a table of contents' title ("Table of Contents", "In this article", "Jump to:") left when its links went.
+ * a table of contents' title ("Table of Contents", "In this article", "Jump to:") left when its links went,
+ * a disclosure's toggle label ("Expand all", "Expand description", "Collapse").
  */
 const LABEL =
-  /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?|loading(\.{3}|…)?|(load|show|view|see|read|learn|know|find out|discover) more|click to expand(\.{3}|…)?|(view|see|shop) all|shop now|read (the )?(full )?(article|story)|continue reading|more info|(view|see) details|apply now|improve this (answer|question|post)|add a comment|\d+ likes?|more options|quick (shop|view|add)|add to (cart|bag|basket)|(choose|select) options|skip to (the )?(main )?content|skip navigation|(table of )?contents:?|in this (article|post|guide):?|on this page:?|jump to( section)?:?|(article|page) contents|quick links|\+\s?\d+|\(\d+\)|((image|photo|slide|picture) )?\d+ (of|\/) \d+)$/i;
+  /^(advert(isement)?|anzeige|publicidade|publicité|iklan|sponsored( content)?|comments?|\d+ comments?|post (a )?comment.*|share|tags?:.*|about the author|caption|more:|watch live|this (slideshow|video|content) requires javascript\.?|tell us what you think\W*|share (this|on)\b.*|print( this)?( article)?|loading(\.{3}|…)?|(load|show|view|see|read|learn|know|find out|discover) more|click to expand(\.{3}|…)?|(expand|collapse)( all| description| section| details)?|(view|see|shop) all|shop now|read (the )?(full )?(article|story)|continue reading|more info|(view|see) details|apply now|improve this (answer|question|post)|add a comment|\d+ likes?|more options|quick (shop|view|add)|add to (cart|bag|basket)|(choose|select) options|skip to (the )?(main )?content|skip navigation|(table of )?contents:?|in this (article|post|guide):?|on this page:?|jump to( section)?:?|(article|page) contents|quick links|\+\s?\d+|\(\d+\)|((image|photo|slide|picture) )?\d+ (of|\/) \d+)$/i;
 
 const MONTH =
   "(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?)\\.?";

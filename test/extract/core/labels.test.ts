@@ -112,6 +112,27 @@ describe("way-back links left inside the content ('Back to blog', 'Return to Gen
   });
 });
 
+describe("a disclosure's toggle label ('Expand all', 'Expand description')", () => {
+  it("drops a block that is nothing but the label", () => {
+    const html = `<html><body><main><h1>Plumbing</h1><div class="toolbar"><span>Expand all</span></div>${para("pipe", 3)}
+      <details open><summary><span>Expand description</span></summary>${para("valve", 2)}</details><div>Collapse</div></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("how the pipe works");
+    expect(t).toContain("how the valve works");
+    expect(t).not.toContain("Expand all");
+    expect(t).not.toContain("Expand description");
+    expect(t).not.toContain("Collapse");
+  });
+
+  it("keeps headings and lines that only start with the word", () => {
+    const html = `<html><body><main><h1>Plumbing</h1>${para("pipe", 3)}<h2>Expand your bathroom</h2>${para("bath", 2)}
+      <p>Collapse of old cast-iron drains is the most common call we get in winter.</p></main></body></html>`;
+    const t = text(html);
+    expect(t).toContain("Expand your bathroom");
+    expect(t).toContain("Collapse of old cast-iron drains");
+  });
+});
+
 describe("template expressions a script never filled in", () => {
   it("drops blocks that are nothing but {{ … }} and keeps text that only mentions braces", () => {
     const html = `<html><body><main><h1>Plumbing</h1>${para("pipe", 3)}<div class="alert"><strong>{{ board.errors[1179].message }}</strong></div>
