@@ -21,6 +21,7 @@ const DATE_TEXT =
 
 /** The author's name and the post's date found in `part`, as new blocks to put in its place. */
 export function bylineOf(part: Element): Element[] {
+  if (part.querySelector("h1")) return threadHeaderByline(part);
   const doc = part.ownerDocument;
   const out: Element[] = [];
   const line = (text: string) => {
@@ -125,7 +126,26 @@ const SIGNATURE = /signature/i;
  * menu. The name and date in it are kept where it was (on discussion pages); the rest goes.
  */
 export function prunedByline(el: Element): Element[] {
-  if ((el.textContent ?? "").length > PRUNED_CHARS || SIGNATURE.test(el.getAttribute("class") ?? "")) return [];
-  if (!el.parentElement?.closest(IN_POST)) return [];
+  if (SIGNATURE.test(el.getAttribute("class") ?? "") || !el.parentElement?.closest(IN_POST)) return [];
+  // A thread's header is longer than a byline: its author block is looked for (threadHeaderByline).
+  if (!el.querySelector("h1") && (el.textContent ?? "").length > PRUNED_CHARS) return [];
   return bylineOf(el);
+}
+
+/** The block naming a post's author: marked up as its author or as a person, or named for the member. */
+const AUTHOR_PART =
+  '[itemprop="author"], [itemtype*="schema.org/Person" i], [class*="author" i], [class*="user" i], [class*="poster" i]';
+
+/**
+ * The opening post's header, holding the thread's title: beside its author it shows the thread's
+ * counters and who posted last ("5 replies · last post by Bob · Jun 5"): that name and date are
+ * not the post's. Only the author block in it is read; none, and the header keeps no byline.
+ */
+function threadHeaderByline(el: Element): Element[] {
+  for (const part of el.querySelectorAll(AUTHOR_PART)) {
+    if (part.querySelector("h1") || squash(part.textContent ?? "").length > PRUNED_CHARS) continue;
+    const byline = bylineOf(part);
+    if (byline.length > 0) return byline;
+  }
+  return [];
 }

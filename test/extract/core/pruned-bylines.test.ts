@@ -41,3 +41,37 @@ describe("a post's byline inside furniture the first pass prunes", () => {
     for (const gone of ["dave", "June 30, 2024", "alice", "bob", "May 2, 2019"]) expect(t).not.toContain(gone);
   });
 });
+
+/**
+ * A card-style thread: the opening post's <header> holds the thread's title, its counters with the
+ * last poster, and the author's block (a person); a reply's header holds the name and date only.
+ */
+const card = (header: string, n: number, topic: string) =>
+  `<div class="MessageCard"><header class="MessageCard__header">${header}</header><span class="MessageCard__postbit"><a href="#post-${n}">#${n}</a> · <a href="#post-${n}"><time datetime="2024-01-0${n}">Jan ${n}, 2024</time></a></span><div class="message-body">${para(topic, 2)}</div></div>`;
+const counters = `<div class="MessageCard__thread-info"><span>1.2K views</span> <span>3 replies</span> <span>4 participants</span> <span>last post by <a href="/members/zed.9/">zed</a> <time datetime="2024-02-01">Feb 1, 2024</time></span></div>`;
+const person = (who: string, n: number) =>
+  `<div class="MessageCard__user-info" itemscope itemtype="https://schema.org/Person"><a class="MessageCard__user-info__name" href="/members/${who}.${n}/">${who}</a> <span>${n * 7} posts · Joined 2019</span></div>`;
+const reply = (who: string, n: number, topic: string) =>
+  card(
+    `<div class="MessageCard__avatar"><a class="avatar" href="/members/${who}.${n}/">${who[0]?.toUpperCase()}</a></div>${person(who, n)}`,
+    n,
+    topic,
+  );
+
+describe("the opening post's header that holds the thread's title", () => {
+  it("keeps the name from the author's block, not the last poster beside the counters", () => {
+    const opening = card(`<h1>Winter tents</h1>${counters}${person("alice", 1)}`, 1, "tent");
+    const t = text(`<div class="thread">${opening + reply("bob", 2, "pole") + reply("carol", 3, "stake")}</div>`);
+    expect(t).toMatch(/(^|\n)alice\n[^\n]*Jan 1, 2024\nThe tent note/);
+    expect(t).toMatch(/\nbob\n/);
+    for (const gone of ["zed", "Feb 1, 2024", "1.2K views"]) expect(t).not.toContain(gone);
+  });
+
+  it("takes no name from a title header without an author block: the last poster is not the author", () => {
+    const opening = card(`<h1>Winter tents</h1>${counters}`, 1, "tent");
+    const t = text(`<div class="thread">${opening + reply("bob", 2, "pole") + reply("carol", 3, "stake")}</div>`);
+    expect(t).toContain("how the tent works");
+    expect(t).toMatch(/\nbob\n/);
+    for (const gone of ["zed", "Feb 1, 2024"]) expect(t).not.toContain(gone);
+  });
+});
