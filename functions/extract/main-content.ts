@@ -33,6 +33,7 @@ import { dropEchoedText } from "./content/echoes.ts";
 import { dropFacetPanels } from "./content/facets.ts";
 import { dropFeedbackPrompts } from "./content/feedback.ts";
 import { dropFieldLabels } from "./content/field-labels.ts";
+import { dropHeadDates } from "./content/head-dates.ts";
 import { isListPage, widenToGrid } from "./content/listing.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
 import { ownPostBesidePosts } from "./content/own-post.ts";
@@ -205,8 +206,9 @@ export function extractMainContent(
   dropFieldLabels(chosen);
   // A flag many cards of a category page share ("Best seller", "New arrival").
   if ((collection || listing) && !discussion) dropBadges(chosen);
+  const articleRoot = article || (articleLike && !sections && !discussion && !product && !listing);
   cleanupRoot(chosen, stats, {
-    article: article || (articleLike && !sections && !discussion && !product && !listing),
+    article: articleRoot,
     grids: !articleLike || sections || shopGrid || listing,
     shop: shopGrid,
     forms: !discussion && !product,
@@ -215,6 +217,8 @@ export function extractMainContent(
     host,
     url,
   });
+  // An untyped post's dateline, split over elements of its own (content/head-dates.ts).
+  if (!articleRoot && !discussion && !product && !shopGrid && !listing) dropHeadDates(chosen, stats);
   // The bio of the page's own author under the story ("Jane Doe is a freelance writer...").
   if (author && articleLike && !discussion) dropAuthorBio(chosen, author);
   // The publisher's appeal for readers' support under the story (content/appeals.ts).

@@ -34,7 +34,7 @@ const DATE = `(${DAY}(${MONTH} \\d{1,2}(st|nd|rd|th)?,? \\d{4}|\\d{1,2}(st|nd|rd
  * body or left between its paragraphs, never its prose. A bare time stays: it heads a live blog's
  * entries ("7:30 p.m."), and a table's "-12.99" reads like one.
  */
-const DATE_ONLY = new RegExp(`^(${PREFIX}?${DATE} *${TIME}?( *[|•·–-]? *${READ})?|${PREFIX}${TIME}|${READ})$`, "i");
+export const DATE_ONLY = new RegExp(`^(${PREFIX}?${DATE} *${TIME}?( *[|•·–-]? *${READ})?|${PREFIX}${TIME}|${READ})$`, "i");
 
 /** Text that is nothing but unrendered template expressions (Angular, Vue, Handlebars). */
 const TEMPLATE = /^\s*(\{\{[^{}]*\}\}\s*)+$/;
