@@ -44,11 +44,28 @@ export function bylineOf(part: Element): Element[] {
       break;
     }
   }
+  name ??= cardTerm(part);
   if (name) line(name);
   const time = part.querySelector("time");
   const date = time ? timeText(time) : dateText(part);
   if (date && date !== "" && date.length <= DATE_CHARS) line(date);
   return out;
+}
+
+/**
+ * An author card written as a definition list whose one term heads it: the name, with the
+ * member's title and counts as its details (FluxBB: <dt><strong>Bob</strong></dt><dd>Member</dd>
+ * <dd>Posts: 98</dd>). A list of labels and values ("Joined" / "2019", "Location" / "USA") has a
+ * term for each value: its terms are labels, not a name.
+ */
+function cardTerm(part: Element): string | null {
+  for (const dl of part.querySelectorAll("dl")) {
+    const term = dl.firstElementChild;
+    if (term?.localName !== "dt" || dl.querySelectorAll("dt").length !== 1 || dl.querySelectorAll("dd").length < 2) continue;
+    const text = squash(term.textContent ?? "");
+    if (text !== "" && text.length <= NAME_CHARS && !text.includes(":") && !initialOnly(term, text)) return text;
+  }
+  return null;
 }
 
 /** True when all the text of `el` is an avatar's inside it (a link around the initial "K"). */

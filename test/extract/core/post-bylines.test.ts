@@ -72,3 +72,30 @@ describe("a post's byline in a thread", () => {
     expect(t).toMatch(/\nbob\nThe pole note/);
   });
 });
+
+/** A FluxBB-style post: the author column is a definition list whose one term is the name, bold, without a link or class. */
+const flux = (card: string, n: number, topic: string) =>
+  `<div class="blockpost"><h2><a href="viewtopic.php?pid=${n}#p${n}">2024-08-0${n} 10:59:47</a></h2><div class="postbody"><div class="postleft">${card}</div><div class="postright"><div class="postmsg">${para(topic, 2)}</div></div></div></div>`;
+const fluxPage = (posts: string) =>
+  text(
+    `<html><head><title>Forum software</title></head><body><div id="punviewtopic">${posts}</div></body></html>`,
+    "https://bbs.example.org/viewtopic.php?id=298271",
+  );
+
+describe("an author card written as a definition list", () => {
+  it("keeps the one term heading the card as the name; the title and counts go", () => {
+    const card = (who: string, n: number) =>
+      `<dl><dt><strong>${who}</strong></dt><dd class="usertitle"><strong>Member</strong></dd><dd><span>Registered: 2024-01-2${n}</span></dd><dd><span>Posts: ${n * 49}</span></dd></dl>`;
+    const t = fluxPage(flux(card("alice", 1), 1, "tent") + flux(card("bob", 2), 2, "pole") + flux(card("carol", 3), 3, "stake"));
+    expect(t).toMatch(/\nbob\nThe pole note/);
+    for (const chrome of ["Member", "Registered", "Posts: 98"]) expect(t).not.toContain(chrome);
+  });
+
+  it("takes no name from a list of labels and values, one term for each", () => {
+    const card = (n: number) => `<dl><dt>Location</dt><dd>Oslo</dd><dt>Posts</dt><dd>${n * 49}</dd></dl>`;
+    const one = () => `<dl><dt>Location</dt><dd>Oslo</dd></dl>`;
+    const t = fluxPage(flux(card(1), 1, "tent") + flux(one(), 2, "pole") + flux(card(3), 3, "stake"));
+    expect(t).toContain("how the pole works");
+    expect(t).not.toContain("Location");
+  });
+});
