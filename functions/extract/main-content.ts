@@ -217,8 +217,9 @@ export function extractMainContent(
     host,
     url,
   });
-  // An untyped post's dateline, split over elements of its own (content/head-dates.ts).
-  if (!articleRoot && !discussion && !product && !shopGrid && !listing) dropHeadDates(chosen, stats);
+  // A post's dateline, split over elements of its own (content/head-dates.ts); on article pages
+  // read again after the cleanup, which knows no "3 MIN. READ".
+  if (!discussion && !product && !shopGrid && !listing) dropHeadDates(chosen, stats);
   // The bio of the page's own author under the story ("Jane Doe is a freelance writer...").
   if (author && articleLike && !discussion) dropAuthorBio(chosen, author);
   // The publisher's appeal for readers' support under the story (content/appeals.ts).

@@ -50,3 +50,22 @@ describe("the dateline at the head of an untyped post", () => {
     expect(t).toContain("Dec 5, 2025");
   });
 });
+
+describe("the reading time at the head of an article, with a stop after 'min'", () => {
+  it("drops '3 MIN. READ' under a story's headline", () => {
+    const t = extractMainText(
+      `<!doctype html><html><head><meta property="og:type" content="article"></head><body><main><article><h1>How rivers bend</h1>${intro}<div class="stamp">3 MIN. READ</div>${body}</article></main></body></html>`,
+      "https://example.org/blog/how-rivers-bend",
+    ).text;
+    expect(t).toContain("how the levee works");
+    expect(t).not.toContain("MIN. READ");
+  });
+
+  it("keeps a sentence that speaks of a reading time", () => {
+    const t = extractMainText(
+      `<!doctype html><html><head><meta property="og:type" content="article"></head><body><main><article><h1>How rivers bend</h1>${para("bend", 2)}<p>Each guide is a 3 min. read, short enough for the bus.</p>${body}</article></main></body></html>`,
+      "https://example.org/blog/how-rivers-bend",
+    ).text;
+    expect(t).toContain("Each guide is a 3 min. read, short enough for the bus.");
+  });
+});
