@@ -57,60 +57,7 @@ export function postsRoot(body: Element, stats: StatsMap): Element | null {
   return root;
 }
 
-/** A class that marks a quote of another post: "quote", "bbCodeBlock--quote", "ipsQuote", "bbcode_quote", "quotebox". */
-const QUOTE_CLASS = /(^|\s)([\w-]*quote|quote(box|container|content))(\s|$)/i;
-/** The attribution line a forum puts on a quoted post ("Alice said:", "Bob wrote:"). */
-const ATTRIBUTION = /\b(said|wrote|writes|posted)\s*:\s*$/i;
-/** The quoted words looked for elsewhere in the thread: enough to be one post's, not a common phrase. */
-const PROBE_MIN = 24;
-const PROBE_MAX = 80;
-
-/** True when `el` is marked as a quote of another post: by class, or a blockquote citing its author. */
-function isQuoteBlock(el: Element): boolean {
-  const tag = el.localName;
-  if (tag !== "blockquote" && tag !== "div" && tag !== "aside") return false;
-  if (QUOTE_CLASS.test(el.getAttribute("class") ?? "")) return true;
-  if (tag !== "blockquote") return false;
-  if (el.hasAttribute("data-author") || el.querySelector("cite")) return true;
-  const first = el.firstElementChild;
-  return first !== null && (first.textContent?.length ?? 0) < 120 && ATTRIBUTION.test(first.textContent?.trim() ?? "");
-}
-
 const squash = (s: string) => s.replace(/\s+/g, " ").trim();
-
-/** The longest text node of `el`, whitespace squashed and cut to PROBE_MAX, or null when short. */
-function probeOf(el: Element): string | null {
-  let best = "";
-  const walk = (node: Node) => {
-    for (let c = node.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 3) {
-        const t = squash((c as Text).data);
-        if (t.length > best.length) best = t;
-      } else if (c.nodeType === 1) walk(c);
-    }
-  };
-  walk(el);
-  return best.length >= PROBE_MIN ? best.slice(0, PROBE_MAX) : null;
-}
-
-/**
- * Quotes of posts shown on the same page: a reply repeats what it answers, often a whole post, so
- * the thread would read such posts twice. A quote whose words appear elsewhere in the thread goes;
- * the reply stays, and so does a quote of anything the page does not show (an earlier page of the
- * thread, an announcement, an e-mail).
- */
-export function dropQuotedPosts(root: Element): void {
-  const quotes = [...root.querySelectorAll("blockquote, div[class*=uote], aside[class*=uote]")].filter(isQuoteBlock);
-  if (quotes.length === 0) return;
-  const text = squash(root.textContent ?? "");
-  for (const q of quotes) {
-    if (q === root || !root.contains(q)) continue;
-    const probe = probeOf(q);
-    if (probe === null) continue;
-    const at = text.indexOf(probe);
-    if (at >= 0 && text.indexOf(probe, at + 1) >= 0) q.remove();
-  }
-}
 
 /** A thread's posts: at least this many siblings of one make, holding this share of the root's text. */
 const POSTS_MIN = 3;
@@ -306,7 +253,7 @@ export function dropThreadNotices(root: Element, stats: StatsMap): void {
         continue;
       }
       if (s.chars === 0) continue;
-      if (s.chars <= INITIALS_CHARS && avatar(c)) {
+      if ((s.chars <= INITIALS_CHARS && avatar(c)) || reactionCount(c, s.chars, s.prose)) {
         doomed.push(c);
         continue;
       }
@@ -350,6 +297,29 @@ function inlineNotices(el: Element, title: string, doomed: Element[]): void {
   )
     doomed.push(el);
   else for (let c = el.firstElementChild; c; c = c.nextElementSibling) inlineNotices(c, title, doomed);
+}
+
+/**
+ * A post's vote or reaction count left alone on a line ("0", "12"), its button's icon gone: a block
+ * holding one number and nothing else. A number in a table, a list or code is the poster's.
+ */
+const COUNT = /^\d{1,4}$/;
+const COUNT_CHARS = 4;
+const OWN_NUMBERS = "li, td, th, dd, pre, code";
+const reactionCount = (el: Element, chars: number, prose: number) =>
+  chars <= COUNT_CHARS &&
+  prose === 0 &&
+  COUNT.test(squash(el.textContent ?? "")) &&
+  textNodes(el) === 1 &&
+  !el.matches(OWN_NUMBERS) &&
+  !el.querySelector(OWN_NUMBERS);
+
+/** How many texts other than space `el` holds. */
+function textNodes(el: Element): number {
+  let n = 0;
+  for (let c = el.firstChild; c; c = c.nextSibling)
+    n += c.nodeType === 3 ? ((c as Text).data.trim() === "" ? 0 : 1) : c.nodeType === 1 ? textNodes(c as Element) : 0;
+  return n;
 }
 
 /** An avatar without a picture shows the member's initial ("K"): a picture, not words. */

@@ -170,6 +170,21 @@ describe("notices among the posts of a thread", () => {
     expect(t).not.toMatch(/(^|\n)R\b/);
   });
 
+  it("drops a post's vote count left alone on a line, its button's icon gone", () => {
+    const voted = (who: string, votes: number, topic: string) =>
+      `<div class="post"><div class="post-head"><a href="/members/${who}.7/">${who}</a></div><div class="content">${para(topic, 2)}</div><div class="votes"><button aria-label="Upvote"><svg></svg></button><div class="vote-count">${votes}</div></div></div>`;
+    const t = text(page(voted("gina", 0, "tent") + voted("ravi", 12, "pole")));
+    expect(t).toContain("how the pole works");
+    expect(t).not.toMatch(/(^|\n)(0|12)(\n|$)/);
+  });
+
+  it("keeps numbers the poster wrote on lines of their own: list items, table cells", () => {
+    const counted = (who: string, topic: string) =>
+      `<div class="post"><div class="post-head"><a href="/members/${who}.7/">${who}</a></div><div class="content">${para(topic, 2)}<ol><li>12</li><li>40</li></ol><table><tr><th>Stakes</th><td>16</td></tr></table></div></div>`;
+    const t = text(page(counted("gina", "tent") + counted("ravi", "pole")));
+    for (const n of ["12", "40", "16"]) expect(t).toMatch(new RegExp(`(^|\\n|\\s)${n}(\\n|\\s|$)`));
+  });
+
   it("keeps a short name in a block named for the avatar and the name together", () => {
     const named = (who: string, topic: string) =>
       `<div class="post"><div class="post-head"><div class="avatar-username"><img src="/a.png" alt=""><span class="name">${who}</span></div></div><div class="content">${para(topic, 2)}</div></div>`;
