@@ -301,18 +301,20 @@ function inlineNotices(el: Element, title: string, doomed: Element[]): void {
 
 /**
  * A post's vote or reaction count left alone on a line ("0", "12"), its button's icon gone: a block
- * holding one number and nothing else. A number in a table, a list or code is the poster's.
+ * holding one number and nothing else (a reaction list of one: <ul><li>1</li></ul>). A number in a
+ * table, in code or among other items of a list is the poster's.
  */
 const COUNT = /^\d{1,4}$/;
 const COUNT_CHARS = 4;
-const OWN_NUMBERS = "li, td, th, dd, pre, code";
+const OWN_NUMBERS = "td, th, dd, pre, code";
 const reactionCount = (el: Element, chars: number, prose: number) =>
   chars <= COUNT_CHARS &&
   prose === 0 &&
   COUNT.test(squash(el.textContent ?? "")) &&
   textNodes(el) === 1 &&
   !el.matches(OWN_NUMBERS) &&
-  !el.querySelector(OWN_NUMBERS);
+  !el.querySelector(OWN_NUMBERS) &&
+  !(el.localName === "li" && (el.previousElementSibling || el.nextElementSibling));
 
 /** How many texts other than space `el` holds. */
 function textNodes(el: Element): number {

@@ -178,6 +178,14 @@ describe("notices among the posts of a thread", () => {
     expect(t).not.toMatch(/(^|\n)(0|12)(\n|$)/);
   });
 
+  it("drops a reaction list of one, its count beside the reaction's picture", () => {
+    const liked = (who: string, likes: number, topic: string) =>
+      `<div class="post"><div class="post-head"><a href="/members/${who}.7/">${who}</a></div><div class="content">${para(topic, 2)}</div><ul class="reactions"><li><img src="/like.png" alt=""> <span>${likes}</span></li></ul></div>`;
+    const t = text(page(liked("gina", 3, "tent") + liked("ravi", 7, "pole")));
+    expect(t).toContain("how the pole works");
+    expect(t).not.toMatch(/(^|\n)(3|7)(\n|$)/);
+  });
+
   it("keeps numbers the poster wrote on lines of their own: list items, table cells", () => {
     const counted = (who: string, topic: string) =>
       `<div class="post"><div class="post-head"><a href="/members/${who}.7/">${who}</a></div><div class="content">${para(topic, 2)}<ol><li>12</li><li>40</li></ol><table><tr><th>Stakes</th><td>16</td></tr></table></div></div>`;
