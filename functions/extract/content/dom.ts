@@ -168,6 +168,16 @@ export function sameSite(linked: string, host: string): boolean {
   return linked === host || linked.endsWith(`.${host}`) || host.endsWith(`.${linked}`);
 }
 
+/** The text of an element that holds no other element, whitespace collapsed and trimmed, or null when it holds one. */
+export function leafText(el: Element): string | null {
+  let text = "";
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === ELEMENT_NODE) return null;
+    if (c.nodeType === TEXT_NODE) text += (c as Text).data;
+  }
+  return text.replace(/\s+/g, " ").trim();
+}
+
 /**
  * True when `el` is nothing but a chain of single wrappers around one h2-h6 heading that is not a
  * link (a shelf's linked title, "Trends Online", names a block of links).

@@ -8,7 +8,7 @@
  * only mentions usefulness ("Was this approach useful for your team? We found ...") is longer
  * than a prompt and stays.
  */
-import { ELEMENT_NODE, TEXT_NODE } from "./dom.ts";
+import { leafText } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 /** "Was this helpful?", "Was the article useful?", "Did this page help you?", "Rate this post". */
@@ -18,16 +18,6 @@ const PROMPT =
 const PROMPT_CHARS = 50;
 /** The widget around a prompt (buttons' labels, vote counts, a thank-you) holds this much text at most. */
 const WIDGET_CHARS = 300;
-
-/** The text of an element that holds no other element, trimmed, or null when it holds one. */
-function leafText(el: Element): string | null {
-  let text = "";
-  for (let c = el.firstChild; c; c = c.nextSibling) {
-    if (c.nodeType === ELEMENT_NODE) return null;
-    if (c.nodeType === TEXT_NODE) text += (c as Text).data;
-  }
-  return text.replace(/\s+/g, " ").trim();
-}
 
 /** Removes the feedback prompts inside `root`, each with the short widget around it. */
 export function dropFeedbackPrompts(root: Element, stats: StatsMap): void {

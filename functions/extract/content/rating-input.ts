@@ -7,7 +7,7 @@
  * more side by side, counting up from 1 in order. A rating shown as a value ("4.3 out of 5 stars",
  * "4 stars"), a filter's "4 stars & up" and a review histogram (counting down, with counts) stay.
  */
-import { ELEMENT_NODE, TEXT_NODE, textStats, visibleLength } from "./dom.ts";
+import { leafText, textStats, visibleLength } from "./dom.ts";
 
 /** One star of a rating scale: "1 of 5 stars", "Rate 2 out of 5", "3 stars", "4/5 stars". */
 const STEP = /^(?:rate\s+)?(\d{1,2})(?:\s*(?:of|out of|\/)\s*(\d{1,2}))?\s*(?:stars?)?$/i;
@@ -20,16 +20,6 @@ const OTHER_CHARS = 10;
 /** The prompt and reset beside a scale ("Rate this book", "Clear rating", "Your rating:"). */
 const PROMPT = /^(?:rate(?: (?:this|it)\b.*)?|clear(?: (?:my )?rating)?|(?:your|my) rating|rating)\W*$/i;
 const PROMPT_CHARS = 40;
-
-/** The text of an element that holds no other element, trimmed, or null when it holds one. */
-function leafText(el: Element): string | null {
-  let text = "";
-  for (let c = el.firstChild; c; c = c.nextSibling) {
-    if (c.nodeType === ELEMENT_NODE) return null;
-    if (c.nodeType === TEXT_NODE) text += (c as Text).data;
-  }
-  return text.replace(/\s+/g, " ").trim();
-}
 
 /** The place on the scale a step's label names, or 0 when the label is no step. */
 function stepOf(text: string): number {
