@@ -20,6 +20,7 @@ import {
 import { commerceDisclosure, overlay } from "./furniture-marks.ts";
 import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
 import { isOwnList, mainOf } from "./own-list.ts";
+import { bareMenu, menuHeader, pageFooter } from "./page-chrome.ts";
 import { builtOfTextWidgets, textWidget } from "./text-widget.ts";
 
 const HEADINGS = "h1, h2, h3, h4, h5, h6";
@@ -313,6 +314,7 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
             (byClass && chars >= 1000 && linkChars < 0.25 * chars && !(kind === "strong" && overlayCards(c)))) &&
           !bareMenu(c, tag, chars) &&
           !pageFooter(c, tag, inArticle) &&
+          !menuHeader(c, tag, inArticle, chars) &&
           !consentPanel(c);
         // A layout wrapper named for its sidebar (Genesis themes' "content-sidebar-wrap", an
         // off-canvas menu's page wrapper) holds the page's <main>: it is the page, with the
@@ -349,27 +351,6 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
   if (total - doomedChars < Math.min(100, 0.1 * total)) return { comments: [] };
   for (const d of doomed) d.replaceWith(...(keep?.(d) ?? []));
   return { comments };
-}
-
-/**
- * A <nav> holding no heading of the page and hardly any paragraph is a menu however much text it
- * holds: a mega menu (every category and subcategory of a shop, spelled out, a "contact us" line)
- * can outweigh a product page.
- */
-function bareMenu(el: Element, tag: string, chars: number): boolean {
-  if (tag !== "nav" || el.querySelector("h1")) return false;
-  let inParagraphs = 0;
-  for (const p of el.querySelectorAll("p")) inParagraphs += textStats(p).chars;
-  return inParagraphs < 0.1 * chars;
-}
-
-/**
- * The page's own <footer> (outside any article or main) is the footer, however much it spells out
- * (legal disclosures, link columns, an SEO blurb about the business); the wrapper exemption is for
- * elements that hold the page, and a footer holding the h1 does.
- */
-function pageFooter(el: Element, tag: string, inArticle: boolean): boolean {
-  return tag === "footer" && !inArticle && el.querySelector("h1") === null;
 }
 
 /**
