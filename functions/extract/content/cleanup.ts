@@ -7,6 +7,8 @@ import { childPrefix, linksToChildren } from "./child-links.ts";
 import { HEADING_TAGS, linkHost, sameSite, tagOf } from "./dom.ts";
 import type { NodeStats, StatsMap } from "./score.ts";
 
+/** What a figure can show in place of an image: its text is the figure, not its caption. */
+const FIGURE_BODY = new Set(["table", "blockquote", "pre", "code"]);
 const KEEP_TAGS = new Set(["a", "pre", "code", "blockquote", "table", "thead", "tbody", "tr", "td", "th", "img", "picture"]);
 const CAPTION = /caption|credit/;
 const DATELINE = /^(by\s|updated|published|posted|\w+ \d{1,2}, \d{4}|\d{1,2} \w+ \d{4}|\d{4}-\d{2}-\d{2})/i;
@@ -151,10 +153,12 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         s !== undefined &&
         s.prose < 500 &&
         (COOKIE_NOTE.test(short) || NO_SCRIPT.test(short.trim()) || (s.prose === 0 && OLD_BROWSER.test(short.trim())));
-      // In an article a figure keeps its image; its text (caption, credit) is not the story's.
+      // In an article a figure keeps its image; its text (caption, credit) is not the story's. A
+      // table, quote or code block a figure wraps (WordPress's "wp-block-table") is the figure itself.
       const figureText =
         opts.article &&
         tagOf(el) === "figure" &&
+        !FIGURE_BODY.has(tag) &&
         s !== undefined &&
         s.chars > 0 &&
         s.prose === 0 &&
