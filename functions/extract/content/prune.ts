@@ -80,6 +80,8 @@ export const COMMENT = /(^|[\s_-])(comments?|comment-list|commentlist|disqus|res
 
 /** A search page's results list ("search-results"): its "search" names the page, not a search box. */
 const RESULTS = /(^|\s)search-?results?(\s|$)/;
+/** A search's result in a longer class name ("search_result_item", "search-result-card"). */
+const SEARCH_RESULT = /search[-_]?results?/g;
 
 /** Product cards: a link-heavy block holding them is a product grid, whatever its class says. */
 const PRODUCT_ITEM =
@@ -179,7 +181,11 @@ function isWeakMatch(ci: string): boolean {
   if (!WEAK_ANY.test(ci)) return false;
   // "card__header" is the head of a card (a BEM element), not the page header; so are its parts
   // ("new-listing__header__title__text": a job listing's title).
-  const classes = ci.split(/\s+/).filter((c) => !ELEMENT_HEADER.test(c));
+  // "search_result_item" names one result of a search, not a search box.
+  const classes = ci
+    .replace(SEARCH_RESULT, "result")
+    .split(/\s+/)
+    .filter((c) => !ELEMENT_HEADER.test(c));
   for (const word of classes.join(" ").split(/[\s_]+/)) {
     if (WEAK_WORDS.has(word)) return true;
     // "nav-links", "main-nav"; not "filtering-and-pagination" (a product column on one site).

@@ -132,6 +132,35 @@ describe("a search page's results list", () => {
     expect(t).toContain("Leather card wallet, handmade in full grain leather");
     expect(t).toContain("Travel passport wallet");
   });
+
+  const stories = [
+    "Left-handed people compete harder",
+    "Sleep apnea in women",
+    "Data centre pledges",
+    "The agency's acting directors",
+    "Digital twins for diabetes",
+  ];
+  const resultsPage = (box: string) => {
+    const items = stories
+      .map(
+        (s, i) =>
+          `<div class="summary-item search_result_item-${i}"><a href="/story/${i}"><h3>${s}</h3></a>${i === 0 ? '<div class="dek">A recent study suggests that left-handed people have an advantage in competitive contexts, while righties tend to cooperate better with each other.</div>' : ""}<span class="name">Reporter ${i}</span></div>`,
+      )
+      .join("");
+    return `<html><head><title>Science</title></head><body>${box}<main><h1>Science</h1><p>The latest on the science of how we live, from the lab to the field, and what it means for our health, our planet and the people who study them.</p><div class="river">${items}</div></main></body></html>`;
+  };
+
+  it("keeps the results whose class names one result of a search (search_result_item), short as they are", () => {
+    const t = text(resultsPage(""), "https://example.com/category/science/");
+    for (const s of stories) expect(t).toContain(s);
+  });
+
+  it("still drops a search box and its popular searches", () => {
+    const box = `<div class="search_panel"><form><input name="q"><button>Search</button></form><a href="/s?q=a">Popular: climate</a> <a href="/s?q=b">Popular: space</a></div>`;
+    const t = text(resultsPage(box), "https://example.com/category/science/");
+    expect(t).toContain(stories[1]);
+    expect(t).not.toContain("Popular: climate");
+  });
 });
 
 describe("a shop's intro beside its items", () => {
