@@ -102,13 +102,20 @@ export function dropCarousels(root: Element, stats: StatsMap, name: Element | nu
  */
 const OTHER_PRODUCTS_HEADING =
   /^(similar|related (items|products)|explore related|best[- ]?sell(ing|ers)\b|featured products|top sellers|more (products|items) (from|like|by)|save on\b|(customers|people|others)( like you| who)? (also )?(bought|viewed|liked)|frequently bought|you (may|might) also|recently viewed|sponsored products|compare (with )?similar|shop similar|complete (the|your) (look|order|set|outfit|setup|kit|purchase)\b|add the essentials|(add|choose|select|pick) (your |some )?(add-?ons|extras|accessories)\b|buy (a|the) bundle|bundles? (and|&) save|outfit inspiration|shop the look|(style|wear|pair) (it|this|them) with|goes (well )?with|you('ll| will) also (need|like|love)|((recommended|compatible|popular|essential|matching|most popular) )?accessories\b(?! included)|produits complémentaires|(all|other) (listings|offers|sellers)\b|more buying (options|choices)|ähnliche|produits similaires|productos (similares|relacionados)|prodotti simili)/i;
+/**
+ * Headings of a marketplace listing's seller card ("About this seller", "Meet your sellers",
+ * "Seller feedback"): the seller's name, rating and contact buttons, the same beside every item
+ * the seller lists. Like a strip of other products it is cards and buttons, not the description.
+ */
+const SELLER_HEADING = /^(about (this|the) seller|meet (your|the) sellers?|seller feedback)\b/i;
 const SECTION_HEADING_CHARS = 80;
 /** A section of other products is cards and names: one that is mostly prose is the product's own text. */
 const SECTION_PROSE = 0.3;
 
 /**
- * Removes the sections a product page titles as other products, whatever their cards look like
- * (cards without prices or links the carousel rule needs), each with its section (headedSection).
+ * Removes the sections a product page titles as other products or as the seller's card, whatever
+ * their cards look like (cards without prices or links the carousel rule needs), each with its
+ * section (headedSection).
  * A title set in a block styled as a heading ("<p class=…>Frequently Bought Together</p>") goes
  * with the block it leads (titledBlock).
  */
@@ -121,7 +128,7 @@ export function dropOtherProductSections(root: Element, stats: StatsMap, name: E
     if ((stats.get(h)?.chars ?? 0) > SECTION_HEADING_CHARS) continue;
     if (!heading && (h.querySelector(TITLE_INNER) || !oneRun(h))) continue;
     const title = (h.textContent ?? "").trim();
-    if (title.length > SECTION_HEADING_CHARS || !OTHER_PRODUCTS_HEADING.test(title)) continue;
+    if (title.length > SECTION_HEADING_CHARS || !(OTHER_PRODUCTS_HEADING.test(title) || SELLER_HEADING.test(title))) continue;
     // A heading-like block with a sentence's stops is a line of text ("Save on a new Mac when you trade in.").
     if (!heading && SENTENCE.test(title)) continue;
     const section = heading ? headedSection(h, root, name) : titledBlock(h, root, name, stats, total);

@@ -166,3 +166,28 @@ describe("strips of other products titled by a block styled as a heading", () =>
     expect(text(product(spec))).toContain("Carrying pouch and magnetic mat");
   });
 });
+
+describe("a marketplace listing's seller card", () => {
+  const card = (title: string) => `<div class="store-info"><h2>${title}</h2>
+      <div class="store-header"><div class="avatar">P</div><h3 class="store-name">Profile Coins and Collectibles</h3></div>
+      <div class="store-stats"><span>99.8% positive feedback</span> <span>296K items sold</span> <span>Joined Mar 2009</span></div>
+      <div class="store-cta"><button type="button">Seller's other items</button><button type="button">Contact seller</button></div></div>`;
+  const product = (extra: string) => `<html><head>${ld("Product")}</head><body><main><div class="listing">
+      <h1>Silver proof set 2024</h1><div class="price">US $394.99</div>${para("proof set", 3)}
+      ${extra}</div></main></body></html>`;
+
+  it("drops the seller's card titled 'About this seller', 'Meet your sellers' or 'Seller feedback'", () => {
+    for (const title of ["About this seller", "Meet your sellers", "Seller Feedback"]) {
+      const t = text(product(card(title)), "https://market.example.com/itm/365999454668");
+      for (const want of ["Silver proof set 2024", "US $394.99", "how the proof set works"]) expect(t).toContain(want);
+      for (const gone of [title, "Profile Coins and Collectibles", "99.8% positive feedback"]) expect(t).not.toContain(gone);
+    }
+  });
+
+  it("keeps a section of prose that starts like such a title and a seller's own text about the item", () => {
+    const story = `<div class="maker"><h2>About the seller's workshop</h2>${para("kiln", 3)}</div>`;
+    expect(text(product(story))).toContain("how the kiln works");
+    const note = `<div class="from-seller"><h2>Item description from the seller</h2>${para("coin", 2)}</div>`;
+    expect(text(product(note))).toContain("how the coin works");
+  });
+});
