@@ -10,9 +10,12 @@ import { ELEMENT_NODE } from "./dom.ts";
  * (Discourse's /t/title/931828, Invision's /topic/188682-title/): without one they are a news
  * site's topic index, a guide's /topics/ section or a shop's category. "showtopic" names a thread
  * as a query key or a path's first word (Invision's old index.php?showtopic=48213, ShowTopic-g29-i525-k154.html).
+ * /post/ and a bare number ending the path is a post and its comment tree (Lemmy's /post/21018364):
+ * a blog's post carries a slug after the number or in its place (/post/23-new-shops,
+ * /post/7120/summer-sale, /blog/post/2026-01-26-title).
  */
 const DISCUSSION_URL =
-  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:threads?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|[/?&]showtopic[-=]|\/(?:t|topics?)\/(?:[^?#]*\/)?\d|\/r\/[^/]+\/comments\//i;
+  /\/\/[^/]*forums?[^/]*\/|\/\/(?:community|discuss|discussion|boards?|answers)\.|\/(?:threads?|questions|forums?|community|discussions?|viewtopic\.php|showthread\.php)(?:\/|\?|$)|[/?&]showtopic[-=]|\/(?:t|topics?)\/(?:[^?#]*\/)?\d|\/r\/[^/]+\/comments\/|\/post\/\d+\/?(?:[?#]|$)/i;
 const DISCUSSION_TYPE = /DiscussionForumPosting|QAPage/;
 const ARTICLE_TYPE =
   /"@type"\s*:\s*"(?:News|Blog|Scholarly|Tech|Reportage|Opinion)?Article"|"BlogPosting"|"ReportageNewsArticle"|"OpinionNewsArticle"/;
