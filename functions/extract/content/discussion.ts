@@ -66,7 +66,10 @@ const POSTS_SHARE = 0.5;
 const CHROME_IN = 0.6;
 const CHROME_MAX_CHARS = 300;
 const CHROME_MEAN_CHARS = 150;
-/** How deep inside a post its parts are looked for (posts nest their cells in a few wrappers). */
+/**
+ * How deep inside a post its parts are counted (posts nest their cells in a few wrappers); deeper,
+ * in the replies a comment tree nests inside a post, a part of the same make as a chrome part goes too.
+ */
 const PART_DEPTH = 6;
 
 /** The largest run of sibling posts of one make under `root` that holds most of its text. */
@@ -131,13 +134,23 @@ export function dropPostChrome(root: Element, stats: StatsMap): void {
   const posts = postList(root, stats);
   if (!posts?.some((p) => (stats.get(p)?.prose ?? 0) > 0) || !postsOfPeople(posts)) return;
   const parts = new Map<string, Part>();
+  // Parts deeper than PART_DEPTH: the replies nested inside a post (a comment tree), whose chrome
+  // has the classes of their parent's and goes with it, though it does not count.
+  const deep = new Map<string, Element[]>();
   for (const post of posts) {
     const postChars = stats.get(post)?.chars ?? 0;
     const visit = (el: Element, depth: number) => {
       for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
         const s = stats.get(c);
         const cls = c.getAttribute("class");
-        if (s && cls) {
+        if (depth > PART_DEPTH) {
+          if (s && cls && s.prose === 0 && s.chars <= CHROME_MAX_CHARS) {
+            const key = `${c.localName} ${cls}`;
+            const els = deep.get(key);
+            if (els) els.push(c);
+            else deep.set(key, [c]);
+          }
+        } else if (s && cls) {
           const key = `${c.localName} ${cls}`;
           const part = parts.get(key) ?? { posts: new Set(), els: [], prose: 0, chars: 0, max: 0, partial: true };
           part.posts.add(post);
@@ -148,17 +161,18 @@ export function dropPostChrome(root: Element, stats: StatsMap): void {
           if (postChars - s.chars < 10) part.partial = false;
           parts.set(key, part);
         }
-        if (depth < PART_DEPTH && c.firstElementChild) visit(c, depth + 1);
+        if (c.firstElementChild) visit(c, depth + 1);
       }
     };
     visit(post, 1);
   }
   const need = Math.max(POSTS_MIN, CHROME_IN * posts.length);
-  for (const part of parts.values()) {
+  for (const [key, part] of parts) {
     if (part.posts.size < need || part.prose > 0 || !part.partial || part.max > CHROME_MAX_CHARS) continue;
     if (part.chars / part.els.length > CHROME_MEAN_CHARS) continue;
     // The author's name and the post's date stay, on lines of their own (content/post-byline.ts).
     for (const el of part.els) el.replaceWith(...bylineOf(el));
+    for (const el of deep.get(key) ?? []) el.replaceWith(...bylineOf(el));
   }
 }
 
