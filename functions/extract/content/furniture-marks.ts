@@ -1,5 +1,6 @@
 /**
- * Furniture told by more than a class word: a layer fixed over the screen, a commerce disclosure.
+ * Furniture told by more than a class word: a layer fixed over the screen, a commerce disclosure,
+ * a modal however much prose it holds.
  */
 
 const FIXED = /(^|\s)fixed(\s|$)/;
@@ -33,4 +34,18 @@ export function commerceDisclosure(el: Element, ci: string): boolean {
   if (!DISCLOSURE.test(ci)) return false;
   const text = el.textContent ?? "";
   return text.length <= DISCLOSURE_CHARS && DISCLOSURE_TEXT.test(text);
+}
+
+/**
+ * A modal or dialog the page opens over itself on demand, named so by a whole class or id word
+ * ("modal", "modal-content", "block-modal", "legal-modal", "modal-dialog"): a consent notice, the
+ * terms behind an offer's asterisk, a size guide. First-pass class rules let a block of much prose
+ * pass as a wrapper of content whatever its name; a modal's prose is still not the page's. Only a
+ * modal that holds the page's h1, main or article element is the page (a wrapper called "has-modal").
+ */
+const MODAL = /(^|[\s_-])(modals?|dialog)([\s_-]|$)/;
+
+/** True when `el` (class and id `ci`) is a modal or dialog that does not hold the page. */
+export function modalPanel(el: Element, ci: string): boolean {
+  return MODAL.test(ci) && el.querySelector("h1, main, article, [role=main]") === null;
 }

@@ -17,7 +17,7 @@ import {
   textStats,
   visibleLength,
 } from "./dom.ts";
-import { commerceDisclosure, overlay } from "./furniture-marks.ts";
+import { commerceDisclosure, modalPanel, overlay } from "./furniture-marks.ts";
 import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
 import { isOwnList, mainOf } from "./own-list.ts";
 import { bareMenu, menuHeader, pageFooter } from "./page-chrome.ts";
@@ -312,7 +312,8 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
       let listEl = list;
       if (kind) {
         const { chars, linkChars } = measured.get(c) ?? textStats(c);
-        // Wrappers holding most of the page, or much prose, are not furniture, whatever they are called.
+        // Wrappers holding most of the page, or much prose, are not furniture, whatever they are
+        // called; a modal is (content/furniture-marks.ts).
         const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c)) && !namedSidebar(c);
         const wrapper =
           ((chars > 0.5 * total && total > 500) ||
@@ -321,7 +322,8 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
           !bareMenu(c, tag, chars) &&
           !pageFooter(c, tag, inArticle) &&
           !menuHeader(c, tag, inArticle, chars) &&
-          !consentPanel(c);
+          !consentPanel(c) &&
+          !modalPanel(c, classAndId(c));
         // A layout wrapper named for its sidebar (Genesis themes' "content-sidebar-wrap", an
         // off-canvas menu's page wrapper) holds the page's <main>: it is the page, with the
         // sidebar inside it (pruned on its own below). A sidebar never holds the main element.

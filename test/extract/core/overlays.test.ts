@@ -48,3 +48,29 @@ describe("dialogs named by their class", () => {
     expect(t).toContain("keeps my feet warm");
   });
 });
+
+describe("modals that spell out terms in prose", () => {
+  const terms = `<div class="region region-modals"><div id="block-offer-terms" class="block block-modal">
+    <div class="modal-body"><p><strong>*Offer details</strong></p>${para("offer term", 5)}
+    <p><strong>Financing options</strong></p>${para("financing term", 5)}</div></div></div>`;
+
+  it("drops a modal of fine print that holds paragraphs of prose ('region-modals', 'block-modal'), keeps the product", () => {
+    const t = text(`<html><head>${PRODUCT_LD}</head><body><main><div class="product">
+      <h1>Wool Runner</h1><div class="price">$98.00</div>${para("wool", 3)}</div></main>${terms}</body></html>`);
+    for (const want of ["Wool Runner", "$98.00", "how the wool works"]) expect(t).toContain(want);
+    for (const gone of ["Offer details", "how the offer term works", "how the financing term works"])
+      expect(t).not.toContain(gone);
+  });
+
+  it("keeps a wrapper named for a modal that holds the page's h1, and prose under a class that only contains the word", () => {
+    const shell = `<html><head>${PRODUCT_LD}</head><body><div class="page has-modal"><div class="product">
+      <h1>Wool Runner</h1>${para("wool", 5)}${para("sole", 5)}</div></div>
+      <div class="notes"><p>Every pair ships in a recycled box with a printed care card and a spare set of laces.</p>
+      <p>Exchanges are free within thirty days for unworn pairs in their original box.</p></div></body></html>`;
+    expect(text(shell)).toContain("how the sole works");
+    const care = `<div class="care-modalities">${para("washing", 5)}${para("drying", 5)}</div>`;
+    const t = text(`<html><head>${PRODUCT_LD}</head><body><main><div class="product">
+      <h1>Wool Runner</h1>${para("wool", 3)}</div>${care}</main></body></html>`);
+    expect(t).toContain("how the drying works");
+  });
+});
