@@ -177,8 +177,16 @@ const ELEMENT_HEADER = /[a-z0-9]__header(__|$)/;
 /** Cheap pre-test: most class strings hold none of the weak words at all. */
 const WEAK_ANY = new RegExp(`(^|[\\s_-])(${[...WEAK_WORDS].join("|")})([\\s_-]|$)`);
 
-function isWeakMatch(ci: string): boolean {
+/**
+ * On a list page (a category, an archive) a card's rating ("4.6 out of 5 stars, 133 reviews") is
+ * one of its fields, like its price: "rating" names the card's data there, not a widget beside
+ * the text (a story's "Rate this article" goes: content/rating-input.ts, content/feedback.ts).
+ */
+const CARD_RATING = /rating/g;
+
+function isWeakMatch(ci: string, lists = false): boolean {
   if (!WEAK_ANY.test(ci)) return false;
+  if (lists) ci = ci.replace(CARD_RATING, "score");
   // "card__header" is the head of a card (a BEM element), not the page header; so are its parts
   // ("new-listing__header__title__text": a job listing's title).
   // "search_result_item" names one result of a search, not a search box.
@@ -199,7 +207,13 @@ function isWeakMatch(ci: string): boolean {
 /** A dialog the page opens on demand ("merge_cart_dialog", "dialog_container"): the word whole, not "dialogue". */
 const DIALOG = /(^|[\s_-])dialog([\s_-]|$)/;
 /** Why an element looks like furniture: "strong", "weak", "comment" or null. */
-function furnitureKind(el: Element, tag: string, inArticle: boolean, widgetText: boolean): "strong" | "weak" | "comment" | null {
+function furnitureKind(
+  el: Element,
+  tag: string,
+  inArticle: boolean,
+  widgetText: boolean,
+  lists: boolean,
+): "strong" | "weak" | "comment" | null {
   if (REMOVE_TAGS.has(tag)) return "strong";
   if (tag === "header") return inArticle ? null : "weak";
   const role = el.getAttribute("role");
@@ -210,7 +224,7 @@ function furnitureKind(el: Element, tag: string, inArticle: boolean, widgetText:
   if (STRONG.test(ci) || ALWAYS.test(ci) || DIALOG.test(ci) || overlay(ci) || commerceDisclosure(el, ci)) return "strong";
   // A heading called "content-header" is a heading, not the page header; so is a heading alone in
   // a wrapper with such a name (a page builder's "elementor-widget-heading" around an <h3>).
-  return !HEADING_TAGS.has(tag) && isWeakMatch(ci) && !loneHeading(el) && !(widgetText && textWidget(el, ci, isWeakMatch))
+  return !HEADING_TAGS.has(tag) && isWeakMatch(ci, lists) && !loneHeading(el) && !(widgetText && textWidget(el, ci, isWeakMatch))
     ? "weak"
     : null;
 }
@@ -306,7 +320,7 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
       let kind =
         tag === "main" || tag === "article" || c.getAttribute("itemprop") === "articleBody"
           ? null
-          : furnitureKind(c, tag, inArticle, widgetText);
+          : furnitureKind(c, tag, inArticle, widgetText, lists);
       if (kind === "comment" && inComment) kind = null;
       let removed = false;
       let listEl = list;
