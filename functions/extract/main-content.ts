@@ -28,6 +28,7 @@ import { cleanupRoot } from "./content/cleanup.ts";
 import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
 import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropPostChrome, dropThreadNotices, postsRoot } from "./content/discussion.ts";
+import { dropDismissibleNotices } from "./content/dismissible.ts";
 import { textStats } from "./content/dom.ts";
 import { dropEchoedText } from "./content/echoes.ts";
 import { dropFacetPanels } from "./content/facets.ts";
@@ -167,6 +168,8 @@ export function extractMainContent(
   dropCheckboxLabels(chosen, boxLabels);
   // A script's messages to screen readers ("Loaded 338 results", "Added to list").
   dropStatusMessages(chosen);
+  // A site's announcements with a control to dismiss them (content/dismissible.ts).
+  dropDismissibleNotices(chosen);
   // The same scripted button on every card ("Add to wishlist").
   dropRepeatedControls(chosen);
   // A star-rating input on every entry ("Rate this book", "1 of 5 stars" ... "5 of 5 stars").
