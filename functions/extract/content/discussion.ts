@@ -7,7 +7,7 @@
  * the content.
  */
 import { makeOf } from "./dom.ts";
-import { bylineOf } from "./post-byline.ts";
+import { AGE, bylineOf } from "./post-byline.ts";
 import type { StatsMap } from "./score.ts";
 
 const POST_WORD =
@@ -222,6 +222,7 @@ const MEMBER_STATS = new RegExp(`^${STAT}( ?[·|•,]? ${STAT})*$`, "i");
 const BADGE = /^(discussion starter|thread starter|original poster|staff member|(super )?moderator|administrator)$/i;
 /** Whole short blocks that are notices, and the first lines that open a prose-free panel. */
 const NOTICES = [
+  AGE,
   EDIT_NOTICE,
   GAP,
   CLOSED,
@@ -240,7 +241,7 @@ const NOTICES = [
 const ASK = /^(start asking to get answers|get answers to your (own )?questions?\b|ask (a|your( own)?) question$)/i;
 const PANELS = [SIGN_IN, VIEWERS, SORT, ASK];
 const NOTICE_CHARS = 200;
-const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small"]);
+const INLINE_NOTICE = new Set(["span", "strong", "em", "i", "b", "small", "time"]);
 /** A sign-in panel holds its prompt, a line or two and its links: never more. */
 const PANEL_CHARS = 600;
 /** A reply form keeps its heading, labels and terms once its fields are gone ("Your Answer", "Post as a guest"). */
@@ -305,6 +306,7 @@ function inlineNotices(el: Element, title: string, doomed: Element[]): void {
   if (
     (t.length <= INITIALS_CHARS && avatar(el)) ||
     BADGE.test(t) ||
+    AGE.test(t) ||
     EDIT_NOTICE.test(t) ||
     replySubject(t, title) ||
     (POST_NUMBER.test(t) && standsApart(el))

@@ -19,6 +19,13 @@ const DATE_CHARS = 60;
 const DATE_TEXT =
   /^(posted:? (on )?)?(((mon|tue|wed|thu|fri|sat|sun)[a-z]*,? )?((jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,? \d{4})|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}-\d{2}-\d{2}|(today|yesterday)(?=,? (at )?\d))(,? (at )?\d{1,2}:\d{2}(:\d{2})? ?([ap]\.?m\.?)?)?$/i;
 
+/**
+ * A post's age rather than its date ("2 years ago", "Posted: 17 hours ago", "Over a year ago"):
+ * what the page said when it was fetched, not when the post was written. It is no byline.
+ */
+export const AGE =
+  /^(posted:? (on )?|·\s*)?((about|over|almost|nearly) )?(an?|\d+) (seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?) ago$/i;
+
 /** The author's name and the post's date found in `part`, as new blocks to put in its place. */
 export function bylineOf(part: Element): Element[] {
   if (part.querySelector("h1")) return threadHeaderByline(part);
@@ -48,7 +55,7 @@ export function bylineOf(part: Element): Element[] {
   if (name) line(name);
   const time = part.querySelector("time");
   const date = time ? timeText(time) : dateText(part);
-  if (date && date !== "" && date.length <= DATE_CHARS) line(date);
+  if (date && date !== "" && date.length <= DATE_CHARS && !AGE.test(date)) line(date);
   return out;
 }
 
