@@ -81,7 +81,8 @@ const NOT_CARDS = new Set(["tr", "tbody", "thead", "table", "dl", "dt", "dd"]);
  * when it has none) and once under it, the regular and the sale price both, a link over the whole
  * card labelled with the name. A reader sees one; style sheets hide the other. Inside one card of
  * a grid, an element whose text equals that of an earlier element of the card (not one around it)
- * is such a copy and goes.
+ * is such a copy and goes; nothing inside code does (an API reference's method sections read as
+ * cards, and their examples repeat "Ok" on every line).
  */
 export function dropCardCopies(root: Element, stats: StatsMap): void {
   const doomed: Element[] = [];
@@ -105,7 +106,12 @@ function cardCopies(card: Element, doomed: Element[]): void {
   const seen = new Map<string, Element>();
   let skip: Element | null = null;
   for (const el of card.querySelectorAll("*")) {
-    if (skip?.contains(el) || REPEAT_TAGS.has(tagOf(el))) continue;
+    if (skip?.contains(el)) continue;
+    // Code repeats on purpose, to its last token ("Ok" in every example of a method).
+    if (REPEAT_TAGS.has(tagOf(el))) {
+      skip = el;
+      continue;
+    }
     const key = (el.textContent ?? "").replace(/\s+/g, " ").trim().toLowerCase();
     // A lone symbol (the "$" set apart from a price's digits) is no copy of anything.
     if (!/[\p{L}\p{N}]/u.test(key)) continue;

@@ -41,3 +41,18 @@ describe("cards of a grid that print their text twice", () => {
     expect(count(t, "In stock")).toBe(10);
   });
 });
+
+describe("code in blocks read as cards", () => {
+  // An API reference prints each method as a short section with a link (its source) and an
+  // example: four or more such sections read as cards of a grid.
+  const methods = ["is_ok", "is_err", "ok", "err", "unwrap"];
+  const section = (m: string) =>
+    `<details class="toggle method-toggle" open><summary><h4 class="code-header">pub fn <a href="#method.${m}">${m}</a>(&amp;self)</h4><a class="src" href="/src/result.rs.html">Source</a></summary><div class="docblock"><p>Calls ${m} on the result.</p><pre class="rust"><code><span class="kw">let </span>x = <span class="prelude-val">Ok</span>(2);\n<span class="kw">let </span>y = <span class="prelude-val">Ok</span>(3);</code></pre></div></details>`;
+
+  it("keeps every token of an example, however often it repeats", () => {
+    const html = `<html><body><main><h1>Enum Result</h1><div class="impl-items">${methods.map(section).join("")}</div></main></body></html>`;
+    const t = text(html, "https://doc.example.org/std/result/enum.Result.html");
+    expect(count(t, "let y = Ok(3);")).toBe(methods.length);
+    expect(count(t, "let x = Ok(2);")).toBe(methods.length);
+  });
+});
