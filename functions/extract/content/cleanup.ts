@@ -5,6 +5,7 @@
  */
 import { childPrefix, linksToChildren } from "./child-links.ts";
 import { HEADING_TAGS, linkHost, sameSite, tagOf } from "./dom.ts";
+import { outboundLines } from "./outbound-links.ts";
 import type { NodeStats, StatsMap } from "./score.ts";
 
 /** What a figure can show in place of an image: its text is the figure, not its caption. */
@@ -118,6 +119,8 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
   // A shop grid chosen as the root is no article, whatever the page calls itself.
   const opts = options.article && options.shop && gridItems(root, stats, true) ? { ...options, article: false } : options;
   const base = opts.url && !opts.article ? childPrefix(opts.url) : null;
+  // A paragraph or list item that is one link to another site is what the page points to.
+  const outbound = outboundLines(root, opts.host);
   // Inside a grid item (a card) link blocks are the card's name and details: kept.
   const walk = (el: Element, inItem: boolean) => {
     const items = inItem || !(opts.shop || (opts.grids && !opts.article)) ? null : gridItems(el, stats, opts.shop);
@@ -137,6 +140,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         !opts.lists &&
         !items?.has(c) &&
         !linkedSectionTitle(c, tag, stats, opts.host) &&
+        !outbound.has(c) &&
         (opts.article || c.querySelectorAll("a").length >= 3) &&
         !(base && opts.url && linksToChildren(c, base, opts.url));
       const caption =
