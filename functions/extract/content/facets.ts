@@ -5,12 +5,17 @@
  * panel is the largest block that starts with such a heading and holds no prose and no more than
  * a share of the root: the item grid and the category's own text stay. A bare label, a block or an
  * inline element ("<span>Filters:</span>") before blocks of options, goes with the options after it.
+ * So does a sort control's label ("Sort by:", "Sort: Best Match"): its menu is gone with the form
+ * controls, and the label alone is a stray line above the grid.
  */
 import { HEADING_TAGS, tagOf } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 const FACET_HEADING =
   /^(filters?( by| results)?|filter (&|and) sort|sort (&|and) filter|refine( by| results| search)?|narrow (by|results|your results)|shop by)\s*:?\s*(\(\d+\))?$/i;
+/** A sort control's label, with the option it shows: "Sort by", "Sort By:", "Sort: Best Match", "Sorted by: Latest". */
+const SORT_LABEL = /^sort(ed)?(\s+(by|order)\s*:?|\s*:)(\s*[^:]{1,30}:?)?$/i;
+const SORT_CHARS = 40;
 /** The label itself: a heading or a short block. */
 const LABEL_CHARS = 30;
 /** A panel never holds more than this share of the root's text (the grid is the rest). */
@@ -66,6 +71,10 @@ export function dropFacetPanels(root: Element, stats: StatsMap): void {
       if (!s) {
         // An inline label ("<span>Filters:</span>") before blocks of options.
         const label = (c.textContent ?? "").trim();
+        if (label.length <= SORT_CHARS && SORT_LABEL.test(label)) {
+          doomed.push(c);
+          continue;
+        }
         if (label.length <= LABEL_CHARS && FACET_HEADING.test(label) && c.nextElementSibling && stats.has(c.nextElementSibling)) {
           doomed.push(c);
           c = withFacets(c, label.length);
@@ -73,6 +82,10 @@ export function dropFacetPanels(root: Element, stats: StatsMap): void {
         continue;
       }
       if (s.chars === 0) continue;
+      if (s.chars <= SORT_CHARS && SORT_LABEL.test((c.textContent ?? "").replace(/\s+/g, " ").trim())) {
+        doomed.push(c);
+        continue;
+      }
       if (s.prose === 0 && s.chars <= limit) {
         const first = s.chars > LABEL_CHARS ? firstTextBlock(c, stats) : c;
         if (first && FACET_HEADING.test((first.textContent ?? "").trim()) && !holdsCards(c)) {

@@ -56,3 +56,27 @@ describe("facet panels of category pages", () => {
     expect(t).toContain("Coffee filters come in paper");
   });
 });
+
+describe("a sort control's label on category pages", () => {
+  const page = (bar: string, extra = "") =>
+    `<html><body><main><h1>Tents</h1><div class="results-head"><span class="count">338 products</span>${bar}</div>${grid}${extra}</main></body></html>`;
+
+  it("drops 'Sort by:' and 'Sort: Best Match', left without their menus", () => {
+    for (const bar of [
+      `<div class="sort"><span>Sort</span><span>: </span><span>Best Match</span><select aria-label="Sort by"><option selected>Best Match</option><option>Price: Low - High</option></select></div>`,
+      `<div class="product-sort"><label for="s">Sort By:</label><select id="s"><option>Featured</option><option>Newest</option></select></div>`,
+    ]) {
+      const t = text(page(bar));
+      for (const p of products) expect(t).toContain(p);
+      expect(t).not.toMatch(/Sort( By)?:/);
+    }
+  });
+
+  it("keeps text that only starts like one: a product named 'Sorting …', a line on sorted sets", () => {
+    const extra = `<p>Sorted sets keep their members in order by score, so a leaderboard reads straight from one.</p><h3>Sorting bins for the campsite</h3>`;
+    const t = text(page(`<div class="sort"><span>Sort by: Price</span></div>`, extra));
+    expect(t).toContain("Sorted sets keep their members in order");
+    expect(t).toContain("Sorting bins for the campsite");
+    expect(t).not.toContain("Sort by: Price");
+  });
+});
