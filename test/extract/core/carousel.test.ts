@@ -92,6 +92,15 @@ describe("sections titled as other products", () => {
     for (const gone of [...others, "Best Selling in", "Featured products"]) expect(t).not.toContain(gone);
   });
 
+  it("drops a strip titled 'Your recently viewed items', keeps one whose title only mentions it later on", () => {
+    const t = text(product(section("YOUR RECENTLY VIEWED ITEMS", others)));
+    expect(t).toContain("how the chain works");
+    for (const gone of [...others, "RECENTLY VIEWED"]) expect(t).not.toContain(gone);
+    const features = ["Hardened pins", "Gold side plates", "X-ring seals", "Clip master link"];
+    const kept = text(product(section("Why your recently viewed chains wore out", features)));
+    for (const f of features) expect(kept).toContain(f);
+  });
+
   it("keeps a product's own sections: one of prose, one whose title only mentions similarity later on", () => {
     const prose = `<div class="story"><h2>Similar feel, new sole</h2>${para("sole", 3)}</div>`;
     expect(text(product(prose))).toContain("how the sole works");
