@@ -74,6 +74,7 @@ const VALUED = new Set([
   "--title-weight",
   "--max-postings",
   "--regularisation",
+  "--rerank",
   "--runs",
   "--baseline",
 ]);

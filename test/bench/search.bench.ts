@@ -8,6 +8,7 @@ import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
 import { DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
 import { DEFAULT_REGULARISATION } from "../../functions/search/local/regularise.ts";
+import { DEFAULT_RERANK } from "../../functions/search/local/rerank.ts";
 import type { DomainType } from "../../schema/search.ts";
 import { makeQueries, SITES, writeCorpus } from "./search-corpus.ts";
 import { type BenchTarget, countDocuments, type DbReuse, memoryLine, openBenchDb } from "./search-db.ts";
@@ -82,7 +83,7 @@ const p95 = (ms: number[]) =>
     0.95,
   );
 
-type Opts = { k1: number; b: number; titleWeight: number; maxPostingsPerTerm: number; regularisation: number };
+type Opts = { k1: number; b: number; titleWeight: number; maxPostingsPerTerm: number; regularisation: number; rerank: number };
 
 async function scifact(target: BenchTarget, o: Opts, tmp: string): Promise<void> {
   const jsonl = join(tmp, "scifact.jsonl");
@@ -109,6 +110,7 @@ async function scifact(target: BenchTarget, o: Opts, tmp: string): Promise<void>
       bm25: { k1: o.k1, b: o.b, maxPostingsPerTerm: o.maxPostingsPerTerm },
       ranking: { titleWeight: o.titleWeight },
       regularisation: { weight: o.regularisation },
+      rerank: { weight: o.rerank },
     });
     const imp = await importJsonlFile(index.writer, jsonl);
     const m0 = performance.now();
@@ -142,7 +144,7 @@ async function scifact(target: BenchTarget, o: Opts, tmp: string): Promise<void>
       const halves = (t: Timed | undefined) =>
         `${ndcg(t, () => true).toFixed(4)} (odd ids ${ndcg(t, (id) => id % 2 === 1).toFixed(4)}, even ids ${ndcg(t, (id) => id % 2 === 0).toFixed(4)})`;
       out(
-        `\n## SciFact train (${db.driver}; k1 ${o.k1}, b ${o.b}, title weight ${o.titleWeight}, max postings/term ${o.maxPostingsPerTerm}, regularisation ${o.regularisation})`,
+        `\n## SciFact train (${db.driver}; k1 ${o.k1}, b ${o.b}, title weight ${o.titleWeight}, max postings/term ${o.maxPostingsPerTerm}, regularisation ${o.regularisation}, rerank ${o.rerank})`,
       );
       out(
         `import: ${imp.inserted} documents in ${(imp.elapsedMs / 1000).toFixed(1)} s = ${imp.docsPerSecond.toFixed(0)} docs/s (rejected ${imp.rejected}); vacuum analyze ${maintainS.toFixed(1)} s`,
@@ -177,6 +179,7 @@ async function generated(target: BenchTarget, count: number, o: Opts, tmp: strin
       bm25: { k1: o.k1, b: o.b, maxPostingsPerTerm: o.maxPostingsPerTerm },
       ranking: { titleWeight: o.titleWeight },
       regularisation: { weight: o.regularisation },
+      rerank: { weight: o.rerank },
     });
     let next = 20_000;
     const imp = reuse.reuse
@@ -255,6 +258,7 @@ export async function searchBench(): Promise<void> {
       "title-weight": { type: "string" },
       "max-postings": { type: "string" },
       regularisation: { type: "string" },
+      rerank: { type: "string" },
       "keep-db": { type: "boolean" },
       "reuse-db": { type: "string" },
       "pglite-dir": { type: "string" },
@@ -287,6 +291,8 @@ export async function searchBench(): Promise<void> {
     maxPostingsPerTerm: num("max-postings", DEFAULT_BM25.maxPostingsPerTerm, 1, 10_000_000),
     // The weight of the first pages' reordering (regularise.ts); 0 gives BM25's order, to measure its cost.
     regularisation: num("regularisation", DEFAULT_REGULARISATION.weight, 0, 1),
+    // The scale of the learned reordering's weights (rerank.ts); 0 gives the regularised order.
+    rerank: num("rerank", DEFAULT_RERANK.weight, 0, 10),
   };
   const tmp = mkdtempSync(join(tmpdir(), "osprey-search-bench-"));
   try {

@@ -12,7 +12,8 @@ import type { ProviderResult, SearchHit, SearchProvider, SearchQuery, SearchView
 import type { IndexWriter } from "./document.ts";
 import { DEFAULT_RANKING, type RankingOptions } from "./prepare.ts";
 import { type Bm25Params, DEFAULT_BM25, type DocumentRow } from "./ranking.ts";
-import { DEFAULT_REGULARISATION, type RegularisationParams, regularisedPage } from "./regularise.ts";
+import { DEFAULT_REGULARISATION, type RegularisationParams } from "./regularise.ts";
+import { DEFAULT_RERANK, type RerankParams, rerankedPage } from "./rerank.ts";
 import { createIndexWriter } from "./writer.ts";
 
 export interface LocalIndexOptions {
@@ -24,6 +25,8 @@ export interface LocalIndexOptions {
   ranking?: Partial<RankingOptions>;
   /** Reordering of the first pages by the candidates' likeness (regularise.ts); weight 0: BM25's order. */
   regularisation?: Partial<RegularisationParams>;
+  /** The learned reordering of the same candidates (rerank.ts); weight 0: the regularised order. */
+  rerank?: Partial<RerankParams>;
 }
 
 export interface LocalIndex {
@@ -60,13 +63,23 @@ export function createLocalIndex(opts: LocalIndexOptions): LocalIndex {
   const bm25: Bm25Params = { ...DEFAULT_BM25, ...opts.bm25 };
   const ranking: RankingOptions = { ...DEFAULT_RANKING, ...opts.ranking };
   const regularisation: RegularisationParams = { ...DEFAULT_REGULARISATION, ...opts.regularisation };
+  const rerank: RerankParams = { ...DEFAULT_RERANK, ...opts.rerank };
   const provider: SearchProvider = {
     name: "local",
     supports: () => true,
     async search(q: SearchQuery, signal: AbortSignal, viewer?: SearchViewer): Promise<ProviderResult> {
       signal.throwIfAborted();
       // Without a viewer bm25Page throws: the index holds pages private to accounts.
-      const rows = await regularisedPage(opts.db, q, viewer as SearchViewer, clock, bm25, regularisation, ranking.titleWeight);
+      const rows = await rerankedPage(
+        opts.db,
+        q,
+        viewer as SearchViewer,
+        clock,
+        bm25,
+        regularisation,
+        ranking.titleWeight,
+        rerank,
+      );
       const first = q.page * 10;
       // No total: counting every match would read each candidate's document row (ranking.ts).
       return { hits: rows.map((r, i) => toHit(r, q, first + i + 1)) };

@@ -31,6 +31,15 @@
  * weights 0.7056–0.7092, idf² 0.7063–0.7109, no idf 0.7039–0.7066, binary 0.7042–0.7073, raw tf 0.7076–0.7106, shared
  * terms only 0.7123–0.7130, the query's terms dropped 0.7095–0.7107, halved 0.7111–0.7126, doubled 0.7047–0.7062, alone
  * 0.7009–0.7024, adjacent pairs added 0.7096–0.7133.
+ * Learned rerankers of the first 30 (features: rerank.ts's, and the BM25 score, title-only and text-only BM25, an
+ * RM3-like score from the first 3, the shortest window holding the matched terms, adjacent query pairs within 3
+ * positions, the rarest term held, the length), each learnt on one parity half and measured on the other (odd / even
+ * gain): coordinate ascent on nDCG@10 (Metzler & Croft 2007) over 12 of them -0.0053 / -0.0023 (the halves' weights
+ * differ in sign), the regularised value plus any one of them at most +0.0004 / +0.0001; a pairwise linear model
+ * (LambdaRank-weighted logistic loss) without the discount weights -0.0019 / -0.0017, with them over all 20 (L2
+ * 0.001–1) +0.0021–0.0059 / +0.0027–0.0044 but over 10 random halvings +0.0025–0.0043, 12 of them with the BM25 score,
+ * window and RM3 +0.0059 / +0.0044 but random halvings +0.0013, over the first 60 +0.0013 / -0.0004. Taken: rerank.ts's
+ * 11, 0.7222 (0.7017 / 0.7439; cross-validated 0.7002 / 0.7443).
  *
  * Only pages within the candidates are reordered (pages 0–2); later pages are BM25's ranks past the
  * candidates, so no document appears on two pages. A row's `score` stays its BM25 score.
@@ -62,13 +71,16 @@ export interface Candidate {
 }
 
 /**
- * The candidates' ids in regularised order (ties by the order given, which is BM25's). Candidates
- * with no positive score or no vector keep their own score share only.
+ * Each candidate's regularised value (see the top of this file) and the neighbours' share it borrows
+ * (the weighted mean of their scores over the best), in the order given. Candidates with no
+ * positive score or no vector keep their own score share only; with fewer than two candidates, no
+ * positive score, no weight or no neighbours the value is the score share alone.
  */
-export function regularisedOrder(cands: Candidate[], p: RegularisationParams): string[] {
+export function regularisedValues(cands: Candidate[], p: RegularisationParams): { value: number; borrowed: number }[] {
   const n = cands.length;
   const top = Math.max(0, ...cands.map((c) => c.ranked));
-  if (n < 2 || top <= 0 || p.weight <= 0 || p.neighbours <= 0) return cands.map((c) => c.id);
+  const share = (c: Candidate) => (top > 0 && Number.isFinite(c.ranked) ? c.ranked / top : 0);
+  if (n < 2 || top <= 0 || p.weight <= 0 || p.neighbours <= 0) return cands.map((c) => ({ value: share(c), borrowed: 0 }));
   // Dot products through the candidates' own inverted lists: Σ over terms of (candidates holding it)².
   const lists = new Map<string, { i: number; w: number }[]>();
   const norms = new Float64Array(n);
@@ -92,7 +104,7 @@ export function regularisedOrder(cands: Candidate[], p: RegularisationParams): s
       }
     }
   }
-  const values = cands.map((c, i) => {
+  return cands.map((c, i) => {
     const sims: { sim: number; j: number }[] = [];
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
@@ -101,9 +113,19 @@ export function regularisedOrder(cands: Candidate[], p: RegularisationParams): s
     }
     const nearest = sims.sort((a, b) => b.sim - a.sim || a.j - b.j).slice(0, p.neighbours);
     const total = nearest.reduce((s, x) => s + x.sim, 0);
-    const borrowed = total > 0 ? nearest.reduce((s, x) => s + x.sim * ((cands[x.j] as Candidate).ranked / top), 0) / total : 0;
-    return { i, value: (1 - p.weight) * (c.ranked / top) + p.weight * borrowed };
+    const borrowed = total > 0 ? nearest.reduce((s, x) => s + x.sim * share(cands[x.j] as Candidate), 0) / total : 0;
+    return { value: (1 - p.weight) * share(c) + p.weight * borrowed, borrowed };
   });
+}
+
+/**
+ * The candidates' ids in regularised order (ties by the order given, which is BM25's). Candidates
+ * with no positive score or no vector keep their own score share only.
+ */
+export function regularisedOrder(cands: Candidate[], p: RegularisationParams): string[] {
+  const top = Math.max(0, ...cands.map((c) => c.ranked));
+  if (cands.length < 2 || top <= 0 || p.weight <= 0 || p.neighbours <= 0) return cands.map((c) => c.id);
+  const values = regularisedValues(cands, p).map((v, i) => ({ i, value: v.value }));
   values.sort((a, b) => b.value - a.value || a.i - b.i);
   return values.map((v) => (cands[v.i] as Candidate).id);
 }
@@ -114,7 +136,7 @@ export function regularisedOrder(cands: Candidate[], p: RegularisationParams): s
  * what a page is about shows in its opening. (SciFact's abstracts: p99 2,982 characters, so this
  * changes none of its figures.)
  */
-const VECTOR_CHARS = 4000;
+export const VECTOR_CHARS = 4000;
 
 /** A document's terms with their title-weighted frequencies, as its postings hold them (prepare.ts). */
 function termFrequencies(row: DocumentRow, titleWeight: number): Map<string, number> {
@@ -137,28 +159,39 @@ export async function candidateVectors(
   db: Db,
   rows: DocumentRow[],
   titleWeight: number,
-): Promise<Map<string, Map<string, number>>> {
+  extraTerms: string[] = [],
+): Promise<{ vectors: Map<string, Map<string, number>>; idf: (term: string) => number }> {
   const tfs = rows.map((r) => termFrequencies(r, titleWeight));
   const held = new Map<string, number>();
   for (const tf of tfs) for (const term of tf.keys()) held.set(term, (held.get(term) ?? 0) + 1);
   const shared = [...held].filter(([, n]) => n > 1).map(([term]) => term);
+  // The reranker's query terms (rerank.ts) have their df read too: 0 where the index lacks them.
+  const read = [...new Set([...shared, ...extraTerms])];
   const result = await db.execute(sql`
     select (select greatest(doc_count, 1) from search_stats where id = 1)::float8 as n,
-      (select string_agg(coalesce(t.df, 1)::text, ' ' order by u.ord)
-       from unnest(${sql.param(shared)}::text[]) with ordinality as u(term, ord)
+      (select string_agg(coalesce(t.df, 0)::text, ' ' order by u.ord)
+       from unnest(${sql.param(read)}::text[]) with ordinality as u(term, ord)
        left join lateral (select df from search_terms t where t.term = u.term offset 0) t on true) as dfs`);
   const row = (result as unknown as { rows: { n: number | string | null; dfs: string | null }[] }).rows[0];
   const n = Number(row?.n ?? 1);
   const dfs = (row?.dfs ?? "").split(" ");
-  const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  const idfOf = new Map(shared.map((term, k) => [term, idf(Math.max(1, Number(dfs[k]) || 1))]));
-  const rare = idf(1);
-  return new Map(
+  const idfOfDf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const dfOf = new Map(read.map((term, k) => [term, Number(dfs[k]) || 0]));
+  const rare = idfOfDf(1);
+  // Vectors as before: a term two or more candidates hold weighs its df, any other counts as rare.
+  const vectorIdf = (term: string) => ((held.get(term) ?? 0) > 1 ? idfOfDf(Math.max(1, dfOf.get(term) ?? 1)) : rare);
+  const vectors = new Map(
     rows.map((r, i) => [
       String(r.id),
-      new Map([...(tfs[i] as Map<string, number>)].map(([term, tf]) => [term, (1 + Math.log(tf)) * (idfOf.get(term) ?? rare)])),
+      new Map([...(tfs[i] as Map<string, number>)].map(([term, tf]) => [term, (1 + Math.log(tf)) * vectorIdf(term)])),
     ]),
   );
+  // Any term: its df where read (0 when the index lacks it), else rare.
+  const idf = (term: string) => {
+    const df = dfOf.get(term);
+    return df === undefined ? rare : df > 0 ? idfOfDf(df) : 0;
+  };
+  return { vectors, idf };
 }
 
 /**
@@ -179,7 +212,7 @@ export async function regularisedPage(
   const rows = await bm25Page(db, { ...q, page: 0 }, viewer, clock, params, reg.candidates);
   if (rows.length <= q.page * PAGE_SIZE) return [];
   const byId = new Map(rows.map((r) => [String(r.id), r]));
-  const vecs = await candidateVectors(db, rows, titleWeight);
+  const { vectors: vecs } = await candidateVectors(db, rows, titleWeight);
   const order = regularisedOrder(
     rows.map((r) => ({ id: String(r.id), ranked: Number(r.ranked), vector: vecs.get(String(r.id)) ?? new Map() })),
     reg,
