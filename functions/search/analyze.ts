@@ -111,22 +111,32 @@ export interface AnalyzedTerm {
   position: number;
 }
 
-/** Terms with positions: tokenize, drop stop-words, stem. */
-export function analyzeWithPositions(text: string, language = "en"): AnalyzedTerm[] {
+/**
+ * Each of `tokens` (tokenize's) as its term, or "" for a stop-word or a token that stems to nothing
+ * or to more than 64 characters: analyze without a second tokenization, for a caller that also
+ * needs the words.
+ */
+export function termsOfTokens(tokens: string[], language = "en"): string[] {
   const { stop, stem, memo } = analyzerFor(language);
-  const out: AnalyzedTerm[] = [];
-  const tokens = tokenize(text);
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as string;
-    if (stop.has(t)) continue;
+  return tokens.map((t) => {
+    if (stop.has(t)) return "";
     let term = memo.get(t);
     if (term === undefined) {
       term = stem(t);
       if (memo.size >= MEMO_LIMIT) memo.clear();
       memo.set(t, term);
     }
-    if (term.length === 0 || term.length > 64) continue;
-    out.push({ term, position: i });
+    return term.length > 64 ? "" : term;
+  });
+}
+
+/** Terms with positions: tokenize, drop stop-words, stem. */
+export function analyzeWithPositions(text: string, language = "en"): AnalyzedTerm[] {
+  const out: AnalyzedTerm[] = [];
+  const terms = termsOfTokens(tokenize(text), language);
+  for (let i = 0; i < terms.length; i++) {
+    const term = terms[i] as string;
+    if (term.length > 0) out.push({ term, position: i });
   }
   return out;
 }

@@ -32,7 +32,7 @@
  */
 import type { Db } from "../../db/db.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { analyze, tokenize } from "../analyze.ts";
+import { analyze, termsOfTokens, tokenize } from "../analyze.ts";
 import { PAGE_SIZE, type SearchQuery, type SearchViewer } from "../types.ts";
 import { DEFAULT_RANKING } from "./prepare.ts";
 import { type Bm25Params, bm25Page, type DocumentRow } from "./ranking.ts";
@@ -165,10 +165,25 @@ export function rerankFeatures(
   const heldGrams: Set<string>[] = [];
   const heldStarts: Set<string>[] = [];
   const holders = new Map<string, number>();
+  // Each candidate's text read once: its title's terms, its sentences' terms and its words.
+  const titles: Map<string, number>[] = [];
+  const sentences: Set<string>[][] = [];
   for (const c of cands) {
+    const titleWords = tokenize(c.title);
+    const titleTf = new Map<string, number>();
+    for (const term of termsOfTokens(titleWords, c.language)) if (term) titleTf.set(term, (titleTf.get(term) ?? 0) + 1);
+    titles.push(titleTf);
+    const words = new Set(titleWords);
+    const sets: Set<string>[] = [];
+    for (const sentence of c.body.split(/(?<=[.!?])\s+/)) {
+      const sentenceWords = tokenize(sentence);
+      for (const w of sentenceWords) words.add(w);
+      sets.push(new Set(termsOfTokens(sentenceWords, c.language)));
+    }
+    sentences.push(sets);
     const grams = new Set<string>();
     const starts = new Set<string>();
-    for (const word of new Set([...tokenize(c.title), ...tokenize(c.body)])) {
+    for (const word of words) {
       const start = word.slice(0, GRAM);
       if (queryStarts.has(start)) starts.add(start);
       if (word.length <= GRAM) {
@@ -189,13 +204,11 @@ export function rerankFeatures(
     let matched = 0;
     for (const term of q.terms.keys()) if (c.vector.has(term)) matched++;
     let best = 0;
-    for (const sentence of c.body.split(/(?<=[.!?])\s+/)) {
-      const terms = new Set(analyze(sentence, c.language));
+    for (const terms of sentences[i] as Set<string>[])
       best = Math.max(
         best,
         massShare(q, (t) => terms.has(t)),
       );
-    }
     let gramHeld = 0;
     let gramAll = 0;
     for (const g of q.grams) {
@@ -209,8 +222,7 @@ export function rerankFeatures(
       prefixAll += p.idf;
       if ((heldStarts[i] as Set<string>).has(p.prefix)) prefixHeld += p.idf;
     }
-    const titleTf = new Map<string, number>();
-    for (const term of analyze(c.title, c.language)) titleTf.set(term, (titleTf.get(term) ?? 0) + 1);
+    const titleTf = titles[i] as Map<string, number>;
     const titleVector = new Map([...titleTf].map(([term, tf]) => [term, (1 + Math.log(tf)) * idf(term)]));
     let covered = 0;
     let titleMass = 0;
