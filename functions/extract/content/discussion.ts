@@ -208,6 +208,13 @@ const REPLY_SUBJECT = /^(\d{1,6}\.\s*)?re:\s*(.{4,})$/i;
 const POST_COUNTERS =
   /^(\d+ repl(y|ies)|\[ ?\d+ ?\] thanks?|(show|view|load) (\d+ )?(more|all|previous|older) (replies|comments)|post a reply)$/i;
 /**
+ * A post's or the thread's action buttons left as a line of words ("Reply", "Quote", "Share",
+ * "Report inappropriate content", "Post Reply Bookmark Topic Watch Topic", "New Topic", "Expand").
+ */
+const ACTION =
+  "((post )?reply|(multi-?)?quote|report( inappropriate content| post| to moderator)?|share|bookmark( topic| thread)?|(watch|follow) (topic|thread)|new (topic|thread)|expand|permalink)";
+const ACTIONS = new RegExp(`^${ACTION}([\\s|·•]+${ACTION})*$`, "i");
+/**
  * A member's counts in a post's author card, on a line of their own: "410 posts · Joined 2002",
  * "29,553 posts", "518 helpful votes", "Posts: 701", "Registered: 2025-11-01". Counts only: a
  * line with any other word is the post's.
@@ -231,6 +238,7 @@ const NOTICES = [
   REACTIONS,
   POST_NUMBER,
   POST_COUNTERS,
+  ACTIONS,
   MEMBER_STATS,
   BADGE,
 ];

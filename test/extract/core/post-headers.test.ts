@@ -75,3 +75,36 @@ describe("a post's reply and thanks counters", () => {
     expect(t).toContain("2 replies and no answer yet?");
   });
 });
+
+describe("a thread's action buttons left as lines of words", () => {
+  it("drops 'Reply', 'Report inappropriate content' and 'Post Reply Bookmark Topic Watch Topic' lines", () => {
+    const post = (n: number, who: string, topic: string) =>
+      `<div class="post"><div class="author">${who}</div><div class="content">${para(topic, 2)}</div><div class="tools-${n}"><span>Reply</span></div></div>`;
+    const t = text(
+      page(
+        `<div class="bar"><span>Post Reply</span> <span>Bookmark Topic</span> <span>Watch Topic</span></div>` +
+          post(1, "alice", "tent") +
+          `<div class="flag"><a href="/report">Report inappropriate content</a></div>` +
+          post(2, "bob", "pole") +
+          post(3, "carol", "stake") +
+          `<div class="bottom"><span>New Topic</span></div>`,
+      ),
+    );
+    expect(t).toContain("how the stake works");
+    for (const gone of ["Reply", "Report", "Bookmark", "New Topic"]) expect(t, gone).not.toContain(gone);
+  });
+
+  it("keeps a short post that uses those words in a sentence", () => {
+    const post = (who: string, body: string) =>
+      `<div class="post"><div class="author">${who}</div><div class="content">${body}</div></div>`;
+    const t = text(
+      page(
+        post("alice", para("tent", 2)) +
+          post("bob", "<p>Quote me on that.</p>") +
+          post("carol", "<p>Reply to all, then share it.</p>"),
+      ),
+    );
+    expect(t).toContain("Quote me on that.");
+    expect(t).toContain("Reply to all, then share it.");
+  });
+});
