@@ -25,6 +25,7 @@ import { dropAuthorBio } from "./content/author-bio.ts";
 import { dropBadges } from "./content/badges.ts";
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
+import { dropCtaBoxes } from "./content/cta-boxes.ts";
 import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
 import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropPostChrome, dropThreadNotices, postsRoot } from "./content/discussion.ts";
@@ -211,6 +212,9 @@ export function extractMainContent(
   // A flag many cards of a category page share ("Best seller", "New arrival").
   if ((collection || listing) && !discussion) dropBadges(chosen);
   const articleRoot = article || (articleLike && !sections && !discussion && !product && !listing);
+  // The publisher's pitch boxes set in a dated story ("post-cta": "Book a demo"); a page typed an
+  // article by og:type alone (a service page) keeps them.
+  if (articleRoot && kind.story) dropCtaBoxes(chosen);
   cleanupRoot(chosen, stats, {
     article: articleRoot,
     grids: !articleLike || sections || shopGrid || listing,

@@ -47,6 +47,8 @@ export interface PageKind {
   /** Category, shop and search-result pages: the item grid is the content. */
   collection: boolean;
   article: boolean;
+  /** A dated story: a published time, an Article or BlogPosting in JSON-LD, or a story's address (not og:type alone). */
+  story: boolean;
   product: boolean;
 }
 
@@ -59,6 +61,7 @@ export function pageKind(document: Document, url: string): PageKind {
     qa: /QAPage/.test(ld) || /QAPage/.test(itemTypes),
     collection: archive || COLLECTION_URL.test(url) || COLLECTION_TYPE.test(ld) || COLLECTION_TYPE.test(itemTypes),
     article: !archive && (ogType === "article" || published || ARTICLE_TYPE.test(ld) || STORY_URL.test(url)),
+    story: !archive && (published || ARTICLE_TYPE.test(ld) || STORY_URL.test(url)),
     product: /^(og:)?product\b/.test(ogType) || PRODUCT_TYPE.test(ld) || /schema\.org\/Product\b/.test(itemTypes),
   };
 }

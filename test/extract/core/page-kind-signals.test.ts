@@ -34,6 +34,7 @@ describe("page kind signals read in one walk", () => {
       qa: false,
       collection: false,
       article: true,
+      story: true,
       product: true,
     });
     // Only the meta after </html> says "article" now.
