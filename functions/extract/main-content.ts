@@ -183,6 +183,10 @@ export function extractMainContent(
     dropQuotedPosts(chosen);
     dropPostChrome(chosen, stats);
     dropThreadNotices(chosen, stats);
+    // The thread's title heading is the page's title, given apart (and put back in front of the
+    // rendered thread by titleForRoot): the text is what was posted.
+    const h1 = titleHeading?.el;
+    if (h1 && h1 !== chosen && chosen.contains(h1)) h1.remove();
   }
   // Lists of other threads under or beside the thread ("Related discussions", "Recent conversations").
   dropOtherThreads(chosen, stats);
