@@ -1,7 +1,8 @@
 /**
  * Grids of teaser cards beside an article: "more from the blog" strips, a theme's post grid under
  * the story, a sidebar's feed of recent posts. Each card is another page's linked title (a heading
- * that is a link, or a link around a heading) with an excerpt and a date; the excerpts read as
+ * that is a link, a link around a heading, or a link alone in a block classed a title or headline:
+ * a page builder's "elementor-post__title" <p>) with an excerpt and a date; the excerpts read as
  * prose and carry no links, so growing an article's root over the block looks like adding more
  * text. The block is found by its make: at least CARDS_MIN children of one make (under a chain of
  * single wrappers), each a short card with such a title.
@@ -15,7 +16,7 @@ const CARD_CHARS = 800;
 /** A card's title holds at least this many characters (a story's headline, not "More"). */
 const TITLE_CHARS = 15;
 const TITLE =
-  "h2 a[href], h3 a[href], h4 a[href], h5 a[href], h6 a[href], a[href] h2, a[href] h3, a[href] h4, a[href] h5, a[href] h6";
+  "h2 a[href], h3 a[href], h4 a[href], h5 a[href], h6 a[href], a[href] h2, a[href] h3, a[href] h4, a[href] h5, a[href] h6, [class*=title] > a[href], [class*=headline] > a[href]";
 
 /** A card's title: a linked headline to another page of the site (`host`, without "www."). */
 function titled(card: Element, host: string): boolean {

@@ -49,3 +49,24 @@ describe("grids of the site's other posts beside an article", () => {
     expect(t).toContain("Short summary of the taxes story");
   });
 });
+
+describe("post cards titled by a block classed a title", () => {
+  // A page builder's posts widget: the card's title is a <p> classed a title around the link.
+  const builderCard = (title: string, href: string, topic: string) =>
+    `<article class="elementor-post"><div class="elementor-post__text"><p class="elementor-post__title"><a href="${href}">${title}</a></p><div class="elementor-post__excerpt">${excerpt(topic)}</div></div></article>`;
+  const builderGrid = (host: string) =>
+    `<div class="elementor-posts-container">${builderCard("Will machines replace photographers?", `${host}/machines`, "machines")}${builderCard("Authenticity in modern photography", `${host}/authenticity`, "authenticity")}${builderCard("Thirteen ways to improve your photos", `${host}/thirteen`, "thirteen")}</div>`;
+  const story = (grid: string) =>
+    `<article><h1>Organise a home office</h1><div class="entry">${para("desk", 4)}${para("drawer", 4)}${para("shelf", 4)}</div>${grid}</article>`;
+
+  it("drops the cards of the site's other posts under the story", () => {
+    const t = page(story(builderGrid("https://www.example.com/blog")));
+    expect(t).toContain("how the shelf works");
+    expect(t).not.toContain("Short summary of the machines story");
+  });
+
+  it("keeps cards whose titles link to other sites", () => {
+    const t = page(story(builderGrid("https://photo.example.org")));
+    expect(t).toContain("Short summary of the machines story");
+  });
+});
