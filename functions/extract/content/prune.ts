@@ -39,7 +39,7 @@ const STRONG =
  * Author Box plugin ("saboxplugin-"), a theme's "post-author" block under the post.
  */
 const ALWAYS =
-  /ticker|breaking-?news|marquee|consent|jdgm-|judgeme|yotpo|okendo|stamped-|trustpilot|review-?list|reviews-?(widget|list|container|section|wrapper)|author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|bio-?box|(author|contrib|writer|expert|byline|interviewee)[\w-]*?bio|saboxplugin|(^|[\s_-])post-authors?(\s|$)|disclaimer|fine-?print|(^|[\s_-])legal([\s_-]|$)/;
+  /ticker|breaking-?news|marquee|consent|jdgm-|judgeme|yotpo|okendo|stamped-|trustpilot|review-?list|reviews-?(widget|list|container|section|wrapper)|author[-_]?(bio|box|info|card|profile|details|about)|about[-_]?(the[-_]?)?author|bio[-_]?box|(author|contrib|writer|expert|byline|interviewee)[\w-]*?bio|saboxplugin|(^|[\s_-])post-authors?(\s|$)|disclaimer|fine-?print|(^|[\s_-])legal([\s_-]|$)/;
 /** Consent managers' banners and preference centres. */
 const CONSENT = /consent|gdpr|cookie-?(banner|bar|notice|popup|law|settings|preferences)|cookiebot/;
 /** Furniture when it also reads like one (link-heavy or short): matched on whole words. */

@@ -28,3 +28,18 @@ describe("author boxes", () => {
     expect(text(html)).toContain("how the tooling works");
   });
 });
+
+describe("author boxes named with underscores", () => {
+  it("drops a bio box whose class joins its words with an underscore", () => {
+    for (const cls of ["author_about", "about_the_author", "author_bio", "bio_box"]) {
+      const t = text(article(bio(cls)));
+      expect(t).toContain("how the erosion works");
+      expect(t, cls).not.toContain("science writer");
+    }
+  });
+
+  it("keeps a section about the subject whose class says about", () => {
+    const t = text(article(bio("about_section")));
+    expect(t).toContain("science writer");
+  });
+});
