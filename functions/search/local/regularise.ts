@@ -39,7 +39,9 @@
  * (LambdaRank-weighted logistic loss) without the discount weights -0.0019 / -0.0017, with them over all 20 (L2
  * 0.001–1) +0.0021–0.0059 / +0.0027–0.0044 but over 10 random halvings +0.0025–0.0043, 12 of them with the BM25 score,
  * window and RM3 +0.0059 / +0.0044 but random halvings +0.0013, over the first 60 +0.0013 / -0.0004. Taken: rerank.ts's
- * 11, 0.7222 (0.7017 / 0.7439; cross-validated 0.7002 / 0.7443).
+ * 11, 0.7222 (0.7017 / 0.7439; cross-validated 0.7002 / 0.7443). On top of them: 30 depth-2 LambdaMART trees, held-out
+ * gain +0.0047 against the linear model's +0.0067 (6 halves); the first 60, regularised together, cross-validated 0.7065 /
+ * 0.7373 (mean 0.7219, against 0.7222); the reranked scores regularised again (2 neighbours, 0.1–0.3) 0.7167–0.7211.
  *
  * Only pages within the candidates are reordered (pages 0–2); later pages are BM25's ranks past the
  * candidates, so no document appears on two pages. A row's `score` stays its BM25 score.
@@ -47,7 +49,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/db.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { analyze } from "../analyze.ts";
+import { termsOfTokens, tokenize } from "../analyze.ts";
 import { PAGE_SIZE, type SearchQuery, type SearchViewer } from "../types.ts";
 import { DEFAULT_RANKING } from "./prepare.ts";
 import { type Bm25Params, bm25Page, type DocumentRow } from "./ranking.ts";
@@ -138,11 +140,42 @@ export function regularisedOrder(cands: Candidate[], p: RegularisationParams): s
  */
 export const VECTOR_CHARS = 4000;
 
+/** A run of text's words (tokenize's) and each one's term ("" for a stop-word: termsOfTokens). */
+export interface AnalysedRun {
+  words: string[];
+  terms: string[];
+}
+
+/** A candidate's title and opening (VECTOR_CHARS) analysed once, the opening sentence by sentence. */
+export interface AnalysedText {
+  title: AnalysedRun;
+  sentences: AnalysedRun[];
+}
+
+const run = (text: string, language: string): AnalysedRun => {
+  const words = tokenize(text);
+  return { words, terms: termsOfTokens(words, language) };
+};
+
+/**
+ * The title and the text's opening analysed, the opening split into sentences after . ! or ? and
+ * white space (no token spans white space, so the terms are analyze's of the whole).
+ */
+export function analyseText(title: string, body: string, language: string): AnalysedText {
+  return {
+    title: run(title, language),
+    sentences: body
+      .slice(0, VECTOR_CHARS)
+      .split(/(?<=[.!?])\s+/)
+      .map((sentence) => run(sentence, language)),
+  };
+}
+
 /** A document's terms with their title-weighted frequencies, as its postings hold them (prepare.ts). */
-function termFrequencies(row: DocumentRow, titleWeight: number): Map<string, number> {
+function termFrequencies(text: AnalysedText, titleWeight: number): Map<string, number> {
   const tf = new Map<string, number>();
-  for (const term of analyze(row.title, row.language)) tf.set(term, (tf.get(term) ?? 0) + titleWeight);
-  for (const term of analyze(row.body.slice(0, VECTOR_CHARS), row.language)) tf.set(term, (tf.get(term) ?? 0) + 1);
+  for (const term of text.title.terms) if (term) tf.set(term, (tf.get(term) ?? 0) + titleWeight);
+  for (const sentence of text.sentences) for (const term of sentence.terms) if (term) tf.set(term, (tf.get(term) ?? 0) + 1);
   return tf;
 }
 
@@ -160,8 +193,13 @@ export async function candidateVectors(
   rows: DocumentRow[],
   titleWeight: number,
   extraTerms: string[] = [],
-): Promise<{ vectors: Map<string, Map<string, number>>; idf: (term: string) => number }> {
-  const tfs = rows.map((r) => termFrequencies(r, titleWeight));
+): Promise<{
+  vectors: Map<string, Map<string, number>>;
+  idf: (term: string) => number;
+  texts: Map<string, AnalysedText>;
+}> {
+  const texts = new Map(rows.map((r) => [String(r.id), analyseText(r.title ?? "", r.body ?? "", r.language)]));
+  const tfs = rows.map((r) => termFrequencies(texts.get(String(r.id)) as AnalysedText, titleWeight));
   const held = new Map<string, number>();
   for (const tf of tfs) for (const term of tf.keys()) held.set(term, (held.get(term) ?? 0) + 1);
   const shared = [...held].filter(([, n]) => n > 1).map(([term]) => term);
@@ -191,7 +229,7 @@ export async function candidateVectors(
     const df = dfOf.get(term);
     return df === undefined ? rare : df > 0 ? idfOfDf(df) : 0;
   };
-  return { vectors, idf };
+  return { vectors, idf, texts };
 }
 
 /**

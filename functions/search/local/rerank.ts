@@ -27,23 +27,25 @@
  * and are within a factor 2 of each other. The weights here are learnt on all 809 queries (0.7222;
  * even 0.7017, odd 0.7439 on the queries they were learnt on), reg's set to 1. The feature set was
  * chosen among 20 after seeing the parity halves (the random halvings are the fairer figure); the
- * others, and coordinate ascent, did not hold out: see regularise.ts. It costs about 6 ms a query
- * on a loaded 2-core machine (p50; the candidates' sentences, words and titles analysed again).
+ * others, and coordinate ascent, did not hold out: see regularise.ts. It reads the candidates' text
+ * as regularise.ts analysed it (analyseText); with that analysis, about 6 ms of CPU a query on a
+ * loaded 2-core machine (SciFact's abstracts), where the two analysing it apart took 7–10 ms.
  */
 import type { Db } from "../../db/db.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { analyze, termsOfTokens, tokenize } from "../analyze.ts";
+import { analyze, tokenize } from "../analyze.ts";
 import { PAGE_SIZE, type SearchQuery, type SearchViewer } from "../types.ts";
 import { DEFAULT_RANKING } from "./prepare.ts";
 import { type Bm25Params, bm25Page, type DocumentRow } from "./ranking.ts";
 import {
+  type AnalysedText,
+  analyseText,
   type Candidate,
   candidateVectors,
   DEFAULT_REGULARISATION,
   type RegularisationParams,
   regularisedPage,
   regularisedValues,
-  VECTOR_CHARS,
 } from "./regularise.ts";
 
 export interface RerankParams {
@@ -58,6 +60,8 @@ export interface RerankCandidate extends Candidate {
   title: string;
   body: string;
   language: string;
+  /** The title and text as analyseText gives them (regularise.ts analysed them already), else analysed here. */
+  text?: AnalysedText;
 }
 
 export const FEATURES = [
@@ -165,22 +169,17 @@ export function rerankFeatures(
   const heldGrams: Set<string>[] = [];
   const heldStarts: Set<string>[] = [];
   const holders = new Map<string, number>();
-  // Each candidate's text read once: its title's terms, its sentences' terms and its words.
+  // Each candidate's text as regularise.ts analysed it: its title's terms, its sentences' terms and its words.
   const titles: Map<string, number>[] = [];
   const sentences: Set<string>[][] = [];
   for (const c of cands) {
-    const titleWords = tokenize(c.title);
+    const text = c.text ?? analyseText(c.title, c.body, c.language);
     const titleTf = new Map<string, number>();
-    for (const term of termsOfTokens(titleWords, c.language)) if (term) titleTf.set(term, (titleTf.get(term) ?? 0) + 1);
+    for (const term of text.title.terms) if (term) titleTf.set(term, (titleTf.get(term) ?? 0) + 1);
     titles.push(titleTf);
-    const words = new Set(titleWords);
-    const sets: Set<string>[] = [];
-    for (const sentence of c.body.split(/(?<=[.!?])\s+/)) {
-      const sentenceWords = tokenize(sentence);
-      for (const w of sentenceWords) words.add(w);
-      sets.push(new Set(termsOfTokens(sentenceWords, c.language)));
-    }
-    sentences.push(sets);
+    const words = new Set(text.title.words);
+    for (const sentence of text.sentences) for (const w of sentence.words) words.add(w);
+    sentences.push(text.sentences.map((sentence) => new Set(sentence.terms)));
     const grams = new Set<string>();
     const starts = new Set<string>();
     for (const word of words) {
@@ -295,14 +294,15 @@ export async function rerankedPage(
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   const terms = new Set<string>();
   for (const language of new Set(rows.map((r) => r.language))) for (const t of analyze(q.text, language)) terms.add(t);
-  const { vectors, idf } = await candidateVectors(db, rows, titleWeight, [...terms]);
+  const { vectors, idf, texts } = await candidateVectors(db, rows, titleWeight, [...terms]);
   const cands = rows.map((r) => ({
     id: String(r.id),
     ranked: Number(r.ranked),
     vector: vectors.get(String(r.id)) ?? new Map<string, number>(),
     title: r.title ?? "",
-    body: (r.body ?? "").slice(0, VECTOR_CHARS),
+    body: r.body ?? "",
     language: r.language,
+    text: texts.get(String(r.id)),
   }));
   const order = rerankedOrder(q.text, cands, idf, reg, p);
   return order.slice(q.page * PAGE_SIZE, end).map((id) => byId.get(id) as DocumentRow);
