@@ -57,6 +57,7 @@ import { placeStreamedContent } from "./content/streaming.ts";
 import { dropTagLists } from "./content/tag-lists.ts";
 import { dropTeaserGrids } from "./content/teaser-grid.ts";
 import { dropTeaserSections } from "./content/teasers.ts";
+import { dropTitleEcho } from "./content/thread-title.ts";
 import { findTitleHeading, titleForRoot } from "./content/title-heading.ts";
 
 /** The prose core is trusted on any page when it holds this share of the best subtree's prose. */
@@ -187,6 +188,8 @@ export function extractMainContent(
     // rendered thread by titleForRoot): the text is what was posted.
     const h1 = titleHeading?.el;
     if (h1 && h1 !== chosen && chosen.contains(h1)) h1.remove();
+    // The title again as a heading above the posts (content/thread-title.ts).
+    dropTitleEcho(chosen, stats);
   }
   // Lists of other threads under or beside the thread ("Related discussions", "Recent conversations").
   dropOtherThreads(chosen, stats);

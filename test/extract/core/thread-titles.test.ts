@@ -20,14 +20,44 @@ describe("a thread's title heading", () => {
     expect(r.ok && r.page.text).toMatch(/^# Which tent for winter\?/);
   });
 
-  it("keeps the headings posters put in their posts, and the title's words inside a post", () => {
+  it("keeps the headings posters put in their posts, the title's words among them", () => {
     const html = thread(
-      post("alice", `<h2>Which tent for winter?</h2>${para("tent", 2)}`) +
-        post("bob", `<h3>My setup</h3>${para("pole", 2)}`) +
+      post("alice", para("tent", 2)) +
+        post("bob", `<h2>Which tent for winter?</h2><h3>My setup</h3>${para("pole", 2)}`) +
         post("carol", para("stake", 2)),
     );
     const { text } = extractMainText(html, url);
     expect(text).toContain("My setup");
     expect(text).toMatch(/^Which tent for winter\?$/m);
+  });
+});
+
+/** phpBB's prosilver: the h1 names the board, the topic's title is an h2 above the posts. */
+const board = (top: string, posts: string) =>
+  `<html><head><title>Which tent for winter? - Camping Forum</title></head><body><div class="headerbar"><h1>Camping Forum</h1><p>Tents, stoves and trails</p></div><div id="page-body"><h2 class="topic-title"><a href="./viewtopic.php?t=42">${top}</a></h2><div class="action-bar"></div>${posts}</div></body></html>`;
+const phpbb = (who: string, body: string) =>
+  `<div class="post bg2"><div class="inner"><div class="postbody"><p class="author">by <a href="./memberlist.php?mode=viewprofile&amp;u=2">${who}</a></p><div class="content">${body}</div></div></div></div>`;
+
+describe("the thread's title again as a heading above its posts", () => {
+  it("drops a heading above the first post that repeats the page's title", () => {
+    const html = board(
+      "Which tent for winter?",
+      phpbb("alice", para("tent", 2)) + phpbb("bob", para("pole", 2)) + phpbb("carol", para("stake", 2)),
+    );
+    const t = extractMainText(html, "https://forum.example.com/viewtopic.php?t=42").text;
+    expect(t).toContain("how the stake works");
+    expect(t).not.toContain("Which tent for winter?");
+  });
+
+  it("keeps a heading above the posts that says something else, and the title heading a later post", () => {
+    const html = board(
+      "Read this first",
+      phpbb("alice", para("tent", 2)) +
+        phpbb("bob", `<h3>Which tent for winter?</h3>${para("pole", 2)}`) +
+        phpbb("carol", para("stake", 2)),
+    );
+    const t = extractMainText(html, "https://forum.example.com/viewtopic.php?t=42").text;
+    expect(t).toContain("Read this first");
+    expect(t).toMatch(/^Which tent for winter\?$/m);
   });
 });
