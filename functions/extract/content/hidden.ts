@@ -1,7 +1,8 @@
 /**
  * Hidden elements: what the page hides (the `hidden` attribute, `aria-hidden`, an inline
  * `display: none`, hiding classes read as on a desktop, and the classes of links shown only on
- * keyboard focus: "sr-only-focusable", "visually-hidden-focusable"), the tab panels a script
+ * keyboard focus: "sr-only-focusable", "visually-hidden-focusable"; Webflow's "w-condition-invisible",
+ * which its stylesheet sets to display: none when a CMS condition fails), the tab panels a script
  * hides beside the open one, and showing what is kept. Which hidden elements stay is
  * pruneDocument's decision.
  */
@@ -9,7 +10,7 @@ export const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 const SHOWN_FROM = /(^|\s)(sm|md|lg|xl|2xl):(block|flex|grid|inline|inline-block|inline-flex|table|contents)(\s|$)/;
 export const MOBILE_ONLY = /(^|\s)(md|lg):hidden(\s|$)/;
 const HIDDEN_CLASS =
-  /(^|\s)(sr-only|sr-only-focusable|screen-reader-text|visually-hidden|visually-hidden-focusable|visuallyhidden|skip-link|hidden|hide|is-hidden|invisible|u-hidden)(\s|$)/;
+  /(^|\s)(sr-only|sr-only-focusable|screen-reader-text|visually-hidden|visually-hidden-focusable|visuallyhidden|skip-link|hidden|hide|is-hidden|invisible|u-hidden|w-condition-invisible)(\s|$)/;
 
 export function isHidden(el: Element): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
