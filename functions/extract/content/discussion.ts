@@ -209,10 +209,11 @@ const POST_COUNTERS =
   /^(\d+ repl(y|ies)|\[ ?\d+ ?\] thanks?|(show|view|load) (\d+ )?(more|all|previous|older) (replies|comments)|post a reply)$/i;
 /**
  * A post's or the thread's action buttons left as a line of words ("Reply", "Quote", "Share",
- * "Report inappropriate content", "Post Reply Bookmark Topic Watch Topic", "New Topic", "Expand").
+ * "Report inappropriate content", "Post Reply Bookmark Topic Watch Topic", "New Topic", "Expand"), and a
+ * code box's label ("Code: Select all").
  */
 const ACTION =
-  "((post )?reply|(multi-?)?quote|report( inappropriate content| post| to moderator)?|share|bookmark( topic| thread)?|(watch|follow) (topic|thread)|new (topic|thread)|expand|permalink)";
+  "((post )?reply|(multi-?)?quote|report( inappropriate content| post| to moderator)?|share|bookmark( topic| thread)?|(watch|follow) (topic|thread)|new (topic|thread)|expand|permalink|code:|select all)";
 const ACTIONS = new RegExp(`^${ACTION}([\\s|·•]+${ACTION})*$`, "i");
 /**
  * A member's counts in a post's author card, on a line of their own: "410 posts · Joined 2002",

@@ -94,6 +94,25 @@ describe("a thread's action buttons left as lines of words", () => {
     for (const gone of ["Reply", "Report", "Bookmark", "New Topic"]) expect(t, gone).not.toContain(gone);
   });
 
+  it("drops a code box's label ('Code: Select all') and keeps its code", () => {
+    const post = (who: string, topic: string, code: string) =>
+      `<div class="post"><div class="author">${who}</div><div class="content">${para(topic, 2)}<div class="codebox"><p>Code: <a href="#" onclick="selectCode(this); return false;">Select all</a></p><pre><code>${code}</code></pre></div></div></div>`;
+    const t = text(
+      page(
+        post("alice", "tent", "dtparam=act_led_trigger=none") +
+          post(
+            "bob",
+            "pole",
+            "# I added this line to /boot/firmware/config.txt and rebooted twice, but the green LED still blinks",
+          ) +
+          post("carol", "stake", "dtparam=pwr_led_trigger=default-on\ndtparam=pwr_led_activelow=off"),
+      ),
+    );
+    expect(t).toContain("dtparam=act_led_trigger=none");
+    expect(t).toContain("rebooted twice");
+    expect(t).not.toContain("Select all");
+  });
+
   it("keeps a short post that uses those words in a sentence", () => {
     const post = (who: string, body: string) =>
       `<div class="post"><div class="author">${who}</div><div class="content">${body}</div></div>`;
@@ -101,10 +120,12 @@ describe("a thread's action buttons left as lines of words", () => {
       page(
         post("alice", para("tent", 2)) +
           post("bob", "<p>Quote me on that.</p>") +
-          post("carol", "<p>Reply to all, then share it.</p>"),
+          post("carol", "<p>Reply to all, then share it.</p>") +
+          post("dave", "<p>Code: select all of it.</p>"),
       ),
     );
     expect(t).toContain("Quote me on that.");
     expect(t).toContain("Reply to all, then share it.");
+    expect(t).toContain("Code: select all of it.");
   });
 });
