@@ -95,6 +95,14 @@ const NO_SCRIPT =
 const OLD_BROWSER =
   /^(your (version of )?(internet explorer|browser) is (no|not) longer supported|you are using an? (outdated|unsupported|old) browser|your browser is (out of date|outdated|not supported|unsupported))\b/i;
 
+/**
+ * The site's copyright notice ("© 2025 Example, Inc.", "Copyright © 2026 Example", "... All rights
+ * reserved."), left in the root when the theme prints it inside the page's container; a title that
+ * speaks of copyright ("Copyright Office Weighs In on AI") has neither the sign nor a year.
+ */
+const COPYRIGHT = /^(©|\(c\)\s*\d{4}|copyright\s*(©|\(c\)|\d{4}))|\ball rights reserved\.?$/i;
+const COPYRIGHT_CHARS = 200;
+
 /** Consent notices that escaped the class-based pruning. */
 const COOKIE_NOTE = /\b(uses?|use of|accept( all)?) cookies\b|\bcookie (settings|policy|preferences|consent)\b/i;
 
@@ -156,7 +164,10 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
       const cookieNote =
         s !== undefined &&
         s.prose < 500 &&
-        (COOKIE_NOTE.test(short) || NO_SCRIPT.test(short.trim()) || (s.prose === 0 && OLD_BROWSER.test(short.trim())));
+        (COOKIE_NOTE.test(short) ||
+          NO_SCRIPT.test(short.trim()) ||
+          (s.prose === 0 && OLD_BROWSER.test(short.trim())) ||
+          (s.chars < COPYRIGHT_CHARS && COPYRIGHT.test(short.trim())));
       // In an article a figure keeps its image; its text (caption, credit) is not the story's. A
       // table, quote or code block a figure wraps (WordPress's "wp-block-table") is the figure itself.
       const figureText =
