@@ -182,7 +182,7 @@ const EDIT_NOTICE =
 /** A gap between posts ("3 months later..."), and the prompt to sign in that closes a thread to guests. */
 const GAP = /^\d+ (days?|weeks?|months?|years?) later\W*$/i;
 const SIGN_IN =
-  /^(create an account or sign in|you (must|need to) (be (logged in|signed in|a member|registered)|log ?in|sign ?in|register)|(please )?(log|sign) ?in( or (register|sign up))? to (reply|comment|post|join|answer)|join the conversation$)/i;
+  /^\(?(create an account or sign in|you (must|need to) (be (logged in|signed in|a member|registered)|log ?in|sign ?in|register)|((please )?(log|sign) ?in( or (register|sign up))?|or (register|sign up)) to (reply|comment|post|join|answer)|join the conversation$)/i;
 /** A thread's status line ("Status: Not open for further replies.", "This discussion is now closed."). */
 const CLOSED =
   /^(status:? )?(not open for further replies|this (thread|topic|discussion) (is now |has been |was |is )(closed|locked|archived)( to (new|further) replies)?)\W*$/i;

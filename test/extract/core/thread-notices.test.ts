@@ -215,3 +215,30 @@ describe("notices among the posts of a thread", () => {
     expect(t).toContain("Moderator note: keep the thread on winter tents");
   });
 });
+
+describe("a thread's closing prompt to guests, in brackets or after a removed link", () => {
+  it("drops '(You must log in or sign up to reply here.)' and 'or Register to comment.'", () => {
+    const t = text(
+      page(
+        post("alice", "tent") +
+          post("bob", "pole") +
+          post("carol", "stake") +
+          `<div class="block-outer"><div class="block-outer-opposite">(You must log in or sign up to reply here.)</div></div><p class="guest-note">or <a href="/register">Register</a> to comment.</p>`,
+      ),
+    );
+    expect(t).toContain("how the stake works");
+    expect(t).not.toMatch(/sign up to reply|to comment\./);
+  });
+
+  it("keeps a short post that starts with 'to reply' or mentions signing up", () => {
+    const own = (who: string, words: string) =>
+      `<div class="post"><div class="author">${who}</div><div class="content"><p>${words}</p></div></div>`;
+    const t = text(
+      page(
+        post("alice", "tent") + own("bob", "To reply to your question: yes.") + own("carol", "I had to sign up to reply, sadly."),
+      ),
+    );
+    expect(t).toContain("To reply to your question: yes.");
+    expect(t).toContain("I had to sign up to reply, sadly.");
+  });
+});
