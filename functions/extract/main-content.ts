@@ -37,6 +37,7 @@ import { dropFeedbackPrompts } from "./content/feedback.ts";
 import { dropFieldLabels } from "./content/field-labels.ts";
 import { dropHeadDates } from "./content/head-dates.ts";
 import { isListPage, widenToGrid } from "./content/listing.ts";
+import { dropMobileSignatures } from "./content/mobile-signature.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
 import { ownPostBesidePosts } from "./content/own-post.ts";
 import { pageKind } from "./content/page-kind.ts";
@@ -190,6 +191,8 @@ export function extractMainContent(
     if (h1 && h1 !== chosen && chosen.contains(h1)) h1.remove();
     // The title again as a heading above the posts (content/thread-title.ts).
     dropTitleEcho(chosen, stats);
+    // "Sent from my iPhone using Tapatalk" under a post (content/mobile-signature.ts).
+    dropMobileSignatures(chosen);
   }
   // Lists of other threads under or beside the thread ("Related discussions", "Recent conversations").
   dropOtherThreads(chosen, stats);
