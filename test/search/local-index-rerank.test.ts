@@ -183,4 +183,26 @@ describe.each(driverCases(["pglite", "pg"]))("reranked pages on $driver", ({ ope
     expect(await rerankedPage(database.db, query("the of"), B, clock, DEFAULT_BM25)).toEqual([]);
     await expect(rerankedPage(database.db, query("quokka"), { accountId: "" }, clock, DEFAULT_BM25)).rejects.toThrow();
   });
+
+  // Last: it adds a page. The reranker reorders only the rows the viewer may see, and a private
+  // page's text never reaches another account's candidates.
+  it("an account's own page is reranked for it and never shown to another account", async () => {
+    const A = { accountId: "acct_rerank_a" };
+    await index.writer.upsert([
+      {
+        url: "https://private.example/q",
+        title: "Quokka habitat",
+        text: "The quokka habitat.",
+        language: "en",
+        ownerAccountId: A.accountId,
+      },
+    ]);
+    const forA = (await rerankedPage(database.db, query("quokka habitat"), A, clock, DEFAULT_BM25)).map((r) => r.url);
+    expect(forA.slice(0, 4)).toContain("https://private.example/q");
+    const forB = (await rerankedPage(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
+    expect(forB).not.toContain("https://private.example/q");
+    expect([...forB].sort()).toEqual(DOCS.map((d) => String(d.url)).sort());
+    const hitsB = (await index.provider.search(query("quokka habitat"), signal, B)).hits;
+    expect(hitsB.map((h) => h.url)).toEqual(forB);
+  });
 });
