@@ -25,6 +25,7 @@ import { dropAuthorBio } from "./content/author-bio.ts";
 import { dropBadges } from "./content/badges.ts";
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
+import { dropClosingDisclaimer } from "./content/closing-disclaimer.ts";
 import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
 import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropCtaBoxes } from "./content/cta-boxes.ts";
@@ -248,6 +249,8 @@ export function extractMainContent(
   dropEchoedText(chosen);
   // A card of a grid that prints its name or price twice (a shop theme's two layouts of one card).
   if (!articleLike || shopGrid || listing) dropCardCopies(chosen, stats);
+  // The site's disclaimer closing the article ("Disclaimer: this post is not medical advice").
+  if (articleLike && !discussion && !product && !listing) dropClosingDisclaimer(chosen);
   const found = textStats(chosen).chars > 0 ? chosen : body;
   return { root: found, title: titleForRoot(titleHeading, found, stats) };
 }
