@@ -13,7 +13,7 @@ const HIDDEN_CLASS =
   /(^|\s)(sr-only|sr-only-focusable|screen-reader-text|visually-hidden|visually-hidden-focusable|visuallyhidden|skip-link|hidden|hide|is-hidden|invisible|u-hidden|w-condition-invisible)(\s|$)/;
 
 export function isHidden(el: Element): boolean {
-  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
+  if (el.hasAttribute("hidden") || (el.getAttribute("aria-hidden") === "true" && !redundantLink(el))) return true;
   const style = el.getAttribute("style");
   if (style && HIDDEN_STYLE.test(style)) return true;
   // linkedom builds the class string on each read: only read it when there is one.
@@ -23,6 +23,23 @@ export function isHidden(el: Element): boolean {
   if (cls === null) return false;
   if (HIDDEN_CLASS.test(cls.toLowerCase())) return !SHOWN_FROM.test(cls);
   return MOBILE_ONLY.test(cls) && !SHOWN_FROM.test(cls);
+}
+
+/** A teaser's excerpt: this many characters at least, ending a sentence. */
+const EXCERPT_MIN = 80;
+const SENTENCE_END = /[.!?]["'”’)]?$/;
+
+/**
+ * A link hidden from screen readers and taken out of the tab order (aria-hidden, tabindex -1) whose
+ * text is a sentence: a card's excerpt linked again beside its linked title, which is all the
+ * reader is told. The eye sees it (aria-hidden says nothing of visibility). A short one (a label,
+ * a footnote's number) or a name without a sentence's end (a carousel's product title) is a copy of
+ * what is shown elsewhere and stays hidden.
+ */
+function redundantLink(el: Element): boolean {
+  if (el.localName !== "a" || el.getAttribute("tabindex") !== "-1") return false;
+  const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+  return text.length >= EXCERPT_MIN && SENTENCE_END.test(text);
 }
 
 /** Class words of a tab's panel: "tab-pane", "tabs__panel", "tab-content", "tabpanel". */
