@@ -49,6 +49,7 @@ import { dropBuyBox, productRoot, trimProductHead } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { dropQuotedPosts } from "./content/quoted-posts.ts";
 import { dropRatingInputs } from "./content/rating-input.ts";
+import { dropRepeatedBylines } from "./content/repeated-bylines.ts";
 import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
 import { dropReviews } from "./content/reviews.ts";
 import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
@@ -194,6 +195,8 @@ export function extractMainContent(
     dropTitleEcho(chosen, stats);
     // "Sent from my iPhone using Tapatalk" under a post (content/mobile-signature.ts).
     dropMobileSignatures(chosen);
+    // A post's name or date on two lines in a row, from its wide and narrow layouts (content/repeated-bylines.ts).
+    dropRepeatedBylines(chosen);
   }
   // Lists of other threads under or beside the thread ("Related discussions", "Recent conversations").
   dropOtherThreads(chosen, stats);

@@ -6,7 +6,7 @@
  */
 
 /** A link to a member's profile page, or an element the template names as the author's name. */
-const PROFILE_HREF = /\/(members?|users?|u|profiles?|people)\/|(member|memberlist|profile)\.php\b|[?&](u|user|userid)=/i;
+export const PROFILE_HREF = /\/(members?|users?|u|profiles?|people)\/|(member|memberlist|profile)\.php\b|[?&](u|user|userid)=/i;
 const NAME_CLASS = /(^|[\s_-])(username|user-?name|author-?name|poster-?name)([\s_-]|$)/i;
 const NAME_CHARS = 40;
 const AVATAR = /avatar/i;
@@ -16,7 +16,7 @@ const DATE_CHARS = 60;
  * (phpBB, after "by Bob »"), "May 12, 2024" (XenForo 1's DateTime span), "11-29-2024, 01:50 PM"
  * (vBulletin), "28/11/2025 at 7:22 pm", "Yesterday at 5:10 PM". The whole text must be the date.
  */
-const DATE_TEXT =
+export const DATE_TEXT =
   /^(posted:? (on )?)?(((mon|tue|wed|thu|fri|sat|sun)[a-z]*,? )?((jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,? \d{4})|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}-\d{2}-\d{2}|(today|yesterday)(?=,? (at )?\d))(,? (at )?\d{1,2}:\d{2}(:\d{2})? ?([ap]\.?m\.?)?)?$/i;
 
 /**
@@ -26,6 +26,12 @@ const DATE_TEXT =
 export const AGE =
   /^(posted:? (on )?|·\s*)?((about|over|almost|nearly) )?(an?|\d+) (seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?) ago$/i;
 
+/** The lines bylineOf made: a post's name and date, kept from chrome that went. */
+const KEPT = new WeakSet<Element>();
+
+/** True for a line bylineOf made from a post's chrome (content/repeated-bylines.ts reads them). */
+export const isKeptByline = (el: Element) => KEPT.has(el);
+
 /** The author's name and the post's date found in `part`, as new blocks to put in its place. */
 export function bylineOf(part: Element): Element[] {
   if (part.querySelector("h1")) return threadHeaderByline(part);
@@ -34,6 +40,7 @@ export function bylineOf(part: Element): Element[] {
   const line = (text: string) => {
     const p = doc.createElement("p");
     p.textContent = text;
+    KEPT.add(p);
     out.push(p);
   };
   let name: string | null = null;
