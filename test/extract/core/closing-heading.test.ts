@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { extractMainText } from "../../../functions/extract/extract.ts";
+import { para } from "./pages.ts";
+
+const page = (tail: string) =>
+  extractMainText(
+    `<!doctype html><html><head><meta property="og:type" content="article"></head><body><main><article><h1>Pruning roses in winter</h1><div class="entry">${para("rose cane", 4)}${para("pruning cut", 4)}${para("winter frost", 4)}${tail}</div></article></main></body></html>`,
+    "https://example.com/blog/pruning-roses-in-winter",
+  ).text;
+
+describe("a heading that closes an article with nothing under it", () => {
+  it("drops a widget's heading whose cards never filled in", () => {
+    const t = page(`<h3>Hand-picked for gardeners</h3><div class="cards" data-src="/api/cards"></div>`);
+    expect(t).toContain("how the winter frost works");
+    expect(t).not.toContain("Hand-picked for gardeners");
+  });
+
+  it("keeps a heading with the story's text under it", () => {
+    const t = page(
+      `<h3>Hand-picked for gardeners</h3><p>Three tools made this winter's pruning easy: sharp bypass secateurs, long gloves and a folding saw.</p>`,
+    );
+    expect(t).toContain("Hand-picked for gardeners");
+  });
+
+  it("keeps a question to the readers that closes the post", () => {
+    const t = page("<h3>How do you prune your roses?</h3>");
+    expect(t).toContain("How do you prune your roses?");
+  });
+});
