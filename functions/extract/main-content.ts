@@ -39,6 +39,7 @@ import { dropFeedbackPrompts } from "./content/feedback.ts";
 import { dropFieldLabels } from "./content/field-labels.ts";
 import { dropHeadDates } from "./content/head-dates.ts";
 import { isListPage, widenToGrid } from "./content/listing.ts";
+import { dropMobileCopies } from "./content/mobile-copies.ts";
 import { dropMobileSignatures } from "./content/mobile-signature.ts";
 import { dropOtherThreads } from "./content/other-threads.ts";
 import { ownPostBesidePosts } from "./content/own-post.ts";
@@ -249,6 +250,8 @@ export function extractMainContent(
   if (articleLike && !discussion && !product && !listing && !sections) dropAppeals(chosen);
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.
   dropRepeatedBlocks(chosen, stats);
+  // A phone layout's copy of a block shown elsewhere ("d-block d-md-none"): content/mobile-copies.ts.
+  dropMobileCopies(chosen);
   // A label printed twice, once for screen readers (content/echoes.ts).
   dropEchoedText(chosen);
   // A card of a grid that prints its name or price twice (a shop theme's two layouts of one card).
