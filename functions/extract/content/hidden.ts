@@ -58,6 +58,22 @@ export function tabPane(h: Element): boolean {
   return false;
 }
 
+/** A question's length at most: one line a reader clicks to open its answer. */
+const QUESTION_CHARS = 200;
+
+/**
+ * An FAQ's answer collapsed under its question by a script, without a button or aria-controls to
+ * tell it ("<div>What is pet insurance?</div><div style="visibility:hidden">Pet insurance helps…</div>"):
+ * the hidden block right after a short line that asks a question. A link or a list before it (a
+ * breadcrumb whose last crumb is the thread's question) asks nothing: the block stays hidden.
+ */
+export function collapsedAnswer(h: Element): boolean {
+  const q = h.previousElementSibling;
+  if (!q || q.tagName === "UL" || q.tagName === "OL" || q.tagName === "NAV" || q.querySelector("a")) return false;
+  const asked = (q.textContent ?? "").replace(/\s+/g, " ").trim();
+  return asked.length > 0 && asked.length <= QUESTION_CHARS && asked.endsWith("?");
+}
+
 /** Kept hidden content is shown: the renderers leave hidden elements out. */
 export function unhide(el: Element): void {
   el.removeAttribute("hidden");

@@ -18,7 +18,7 @@ import {
   visibleLength,
 } from "./dom.ts";
 import { commerceDisclosure, modalPanel, overlay } from "./furniture-marks.ts";
-import { HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
+import { collapsedAnswer, HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
 import { isOwnList, mainOf } from "./own-list.ts";
 import { bareMenu, menuHeader, pageFooter } from "./page-chrome.ts";
 import { builtOfTextWidgets, textWidget } from "./text-widget.ts";
@@ -297,6 +297,7 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
       // Accordions often hide the wrapper of the controlled panel rather than the panel itself.
       revealable.has(h.firstElementChild?.getAttribute("id") ?? "") ||
       tabPane(h) ||
+      collapsedAnswer(h) ||
       readers.has(h);
     // An inline-styled (or mobile-only) wrapper of much of the page may be the page itself; one
     // hidden by class or aria-hidden only when it holds most of it (pages hidden until a script

@@ -27,3 +27,28 @@ describe("accordions toggled by a button", () => {
     expect(t).not.toContain("Hidden menu copy");
   });
 });
+
+describe("answers collapsed under their question without a button", () => {
+  const qa = (q: string, a: string) =>
+    `<div class="faq-row"><div class="faq-q" role="presentation"><div class="q-text">${q}</div><span class="chevron"></span></div><div class="faq-a" style="height:0;visibility:hidden"><p>${a}</p></div></div>`;
+
+  it("keeps the hidden answer after a line that asks a question", () => {
+    const html = `<html><body><main><h1>Pet insurance</h1>${para("pet insurance plan", 3)}<section><h2>Pet insurance FAQs</h2>
+      ${qa("What is pet insurance?", "It reimburses part or all of the vet bills for your pet's treatment, for a monthly premium.")}
+      ${qa("Does it cover pre-existing conditions?", "Some plans do, so compare what each provider covers before you commit to one.")}</section></main></body></html>`;
+    const t = text(html, "https://www.example.com/pet-insurance");
+    for (const want of ["What is pet insurance?", "It reimburses part or all of the vet bills", "Some plans do, so compare"])
+      expect(t).toContain(want);
+  });
+
+  it("still drops a hidden block after a statement, or after a breadcrumb ending in a question", () => {
+    const html = `<html><body><main><h1>Pet insurance</h1>${para("pet insurance plan", 3)}
+      <div class="row"><div class="label">Compare plans today</div><div style="display:none"><p>A hidden promotion a script shows to returning visitors only.</p></div></div>
+      <div class="row"><ul class="crumbs"><li>Forums</li><li>Is my dog sick?</li></ul><div style="display:none"><p>You are using an out of date browser that may not show this page.</p></div></div>
+      ${para("claim", 2)}</main></body></html>`;
+    const t = text(html, "https://www.example.com/pet-insurance");
+    expect(t).toContain("how the claim works");
+    expect(t).not.toContain("hidden promotion");
+    expect(t).not.toContain("out of date browser");
+  });
+});
