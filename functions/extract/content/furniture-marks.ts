@@ -49,3 +49,18 @@ const MODAL = /(^|[\s_-])(modals?|dialog)([\s_-]|$)/;
 export function modalPanel(el: Element, ci: string): boolean {
   return MODAL.test(ci) && el.querySelector("h1, main, article, [role=main]") === null;
 }
+
+/**
+ * A product's mock-up drawn in HTML on a landing page: an illustration or animation component
+ * ("PageSection_illustration__P1Yb9", "PaymentsHeroAnimation", "WorkAnimated_…") that shows a fake
+ * app screen, a chat or a checkout form with made-up issues, names and amounts. Its words are the
+ * picture's, not the page's. Only a component's own name counts: a word run into "animation"
+ * ("heroanimation") or "illustration"; a utility class ("animation--fade", "no-animation",
+ * "animation-element") marks how a block of the page's own text comes in, and stays.
+ */
+const MOCKUP = /illustration|[a-z]animat(ion|ed)(?![a-z])/;
+
+/** True when class and id `ci` name an illustration or animation component. */
+export function mockup(ci: string): boolean {
+  return MOCKUP.test(ci);
+}

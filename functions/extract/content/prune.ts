@@ -17,7 +17,7 @@ import {
   textStats,
   visibleLength,
 } from "./dom.ts";
-import { commerceDisclosure, modalPanel, overlay } from "./furniture-marks.ts";
+import { commerceDisclosure, mockup, modalPanel, overlay } from "./furniture-marks.ts";
 import { collapsedAnswer, HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
 import { isOwnList, mainOf } from "./own-list.ts";
 import { bareMenu, menuHeader, pageFooter } from "./page-chrome.ts";
@@ -221,7 +221,8 @@ function furnitureKind(
   const ci = classAndId(el);
   if (!ci || POSITIVE.test(ci) || RESULTS.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
-  if (STRONG.test(ci) || ALWAYS.test(ci) || DIALOG.test(ci) || overlay(ci) || commerceDisclosure(el, ci)) return "strong";
+  if (STRONG.test(ci) || ALWAYS.test(ci) || DIALOG.test(ci) || overlay(ci) || mockup(ci) || commerceDisclosure(el, ci))
+    return "strong";
   // A heading called "content-header" is a heading, not the page header; so is a heading alone in
   // a wrapper with such a name (a page builder's "elementor-widget-heading" around an <h3>).
   return !HEADING_TAGS.has(tag) && isWeakMatch(ci, lists) && !loneHeading(el) && !(widgetText && textWidget(el, ci, isWeakMatch))
