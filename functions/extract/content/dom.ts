@@ -103,11 +103,24 @@ export function makeOf(el: Element): string {
   return `${tagOf(el)} ${(classes[0] ?? "").replace(/\d+/g, "#")}`;
 }
 
-/** The class and id of an element, lower-cased, as one string for pattern tests. */
+/**
+ * The condition of a utility class (Tailwind's variants: "lg:", "hover:", "[html.sidebar-filled_&]:",
+ * "page-api-block:"): what comes before a class's last colon names when the style applies (a screen
+ * size, a state, a theme or an ancestor's class), not the element.
+ */
+const VARIANT = /(^|\s)\S*:/g;
+
+/**
+ * The class and id of an element, lower-cased, as one string for pattern tests. Utility classes
+ * are read without their conditions: a code block styled for a theme whose sidebar is filled
+ * ("[html.theme-bold.sidebar-filled_&]:bg-tint-base") is no sidebar; a column sized as one
+ * ("lg:max-w-[--sidebar-width]") still is.
+ */
 export function classAndId(el: Element): string {
-  const c = el.hasAttribute("class") ? el.getAttribute("class") : null;
+  let c = el.hasAttribute("class") ? el.getAttribute("class") : null;
   const i = el.getAttribute("id");
   if (!c && !i) return "";
+  if (c?.includes(":")) c = c.replace(VARIANT, "$1");
   return `${c ?? ""} ${i ?? ""}`.toLowerCase();
 }
 
