@@ -26,7 +26,7 @@ import { dropBadges } from "./content/badges.ts";
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
 import { dropClosingDisclaimer } from "./content/closing-disclaimer.ts";
-import { dropClosingHeadings } from "./content/closing-heading.ts";
+import { dropClosingHeadings, dropClosingLinkLine } from "./content/closing-heading.ts";
 import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
 import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropCtaBoxes } from "./content/cta-boxes.ts";
@@ -260,6 +260,7 @@ export function extractMainContent(
   if (articleLike && !discussion && !product && !listing) dropClosingDisclaimer(chosen);
   // A heading left last with nothing under it ("Related Posts" over cards that went).
   if (articleLike && !discussion && !product && !listing) dropClosingHeadings(chosen);
+  if (articleLike && !discussion && !product && !listing) dropClosingLinkLine(chosen);
   const found = textStats(chosen).chars > 0 ? chosen : body;
   return { root: found, title: titleForRoot(titleHeading, found, stats) };
 }

@@ -26,4 +26,21 @@ describe("a heading that closes an article with nothing under it", () => {
     const t = page("<h3>How do you prune your roses?</h3>");
     expect(t).toContain("How do you prune your roses?");
   });
+
+  it("drops a short link standing alone as the article's last line ('Back to Blog')", () => {
+    const t = page(
+      `<p>Prune on a dry day, and your roses will thank you in June.</p><a class="post-back" href="/blog">Back to Blog</a>`,
+    );
+    expect(t).toContain("your roses will thank you");
+    expect(t).not.toContain("Back to Blog");
+  });
+
+  it("keeps a link that ends the last sentence, and a printed address as the last line", () => {
+    const t = page(`<p>For the tools, read <a href="/blog/secateurs">our secateurs guide</a></p>`);
+    expect(t).toContain("For the tools, read our secateurs guide");
+    const u = page(
+      `<p>Prune on a dry day, and your roses will thank you in June.</p><p><a href="https://www.rosesociety.org/pruning">www.rosesociety.org/pruning</a></p>`,
+    );
+    expect(u).toContain("www.rosesociety.org/pruning");
+  });
 });
