@@ -122,6 +122,13 @@ const squash = (s: string) => s.replace(/\s+/g, " ").trim();
 const OTHER_DATE = /(:|\b(joined|registered|member since|last (seen|active|visit(ed)?)))$/i;
 
 /**
+ * A definition list's values are labelled by its terms, also where a term is an icon whose label
+ * is a tooltip (XenForo's author card: <dt><span title="Joined"><i class="fa-user"></i></span></dt>
+ * <dd>Apr 13, 2009</dd>): the list's text is then a bare date, the member's, not the post's.
+ */
+const DEFINITION = new Set(["dl", "dd"]);
+
+/**
  * The first text in `part` that is a date and nothing else (an element's whole text, or one text
  * node), unless a label says it is another date (a member's join date in the author card, a
  * definition list's value).
@@ -131,7 +138,7 @@ function dateText(part: Element): string | null {
   for (let c = part.firstChild; c; c = c.nextSibling) {
     const t = squash(c.nodeType === 3 ? (c as Text).data : c.nodeType === 1 ? (c.textContent ?? "") : "");
     if (t === "") continue;
-    const labelled = OTHER_DATE.test(before) || (c.nodeType === 1 && (c as Element).localName === "dd");
+    const labelled = OTHER_DATE.test(before) || (c.nodeType === 1 && DEFINITION.has((c as Element).localName));
     before = t;
     if (labelled) continue;
     // A date after the name's separator: "by Bob » Sun Dec 17, 2023 11:23 am".
