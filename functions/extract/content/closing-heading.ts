@@ -10,14 +10,16 @@
  */
 import { HEADING_TAGS, tagOf } from "./dom.ts";
 
-/** The last element of `el` that holds text, descending through containers to a heading or a text block. */
+/**
+ * The last element of `el` that holds text, descending through containers to a heading or a text
+ * block; `el` itself when its own text (a text node after its children) is the last words.
+ */
 function lastTextBlock(el: Element): Element | null {
-  for (let c = el.lastElementChild; c; c = c.previousElementSibling) {
-    if ((c.textContent ?? "").trim() === "") continue;
+  for (let n = el.lastChild; n; n = n.previousSibling) {
+    if ((n.textContent ?? "").trim() === "") continue;
+    if (n.nodeType !== 1) return el;
+    const c = n as Element;
     if (HEADING_TAGS.has(tagOf(c)) || !c.firstElementChild) return c;
-    // A container whose own text (outside its children) is not the last words: look inside.
-    const tail = c.lastChild;
-    if (tail && tail.nodeType === 3 && (tail.textContent ?? "").trim() !== "") return c;
     return lastTextBlock(c) ?? c;
   }
   return null;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { dropClosingLinkLine } from "../../../functions/extract/content/closing-heading.ts";
 import { extractMainText } from "../../../functions/extract/extract.ts";
+import { parseDocument } from "../../../functions/extract/parse.ts";
 import { para } from "./pages.ts";
 
 const page = (tail: string) =>
@@ -42,5 +44,14 @@ describe("a heading that closes an article with nothing under it", () => {
       `<p>Prune on a dry day, and your roses will thank you in June.</p><p><a href="https://www.rosesociety.org/pruning">www.rosesociety.org/pruning</a></p>`,
     );
     expect(u).toContain("www.rosesociety.org/pruning");
+  });
+
+  it("keeps a link inside text set with <br> when bare text after it is the root's last words", () => {
+    const doc = parseDocument(
+      `<html><body><div id="root">Repairs stay free as part of the <a href="/repair-program">worldwide service program</a>.<br><br>The entry-level model was last updated in July.</div></body></html>`,
+    );
+    const root = doc.getElementById("root") as Element;
+    dropClosingLinkLine(root);
+    expect(root.textContent).toContain("worldwide service program");
   });
 });
