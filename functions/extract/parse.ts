@@ -3,6 +3,7 @@ import "./unscripted-nodes.ts";
 import "./class-attribute.ts";
 import "./element-construction.ts";
 import { repairMojibake } from "./mojibake.ts";
+import { capNesting } from "./nesting.ts";
 
 /**
  * Parses an HTML string into a DOM document (linkedom: no layout, no scripts, fast).
@@ -18,7 +19,8 @@ import { repairMojibake } from "./mojibake.ts";
  * forum themes print an unclosed one after <body>) hides the rest of the page. The markers (and
  * `]]>`) outside scripts, styles and foreign elements are dropped before parsing and the text
  * between them kept: cutting to the next `>` as a browser does could cut into a real comment.
- * UTF-8 text stored as Latin-1 is decoded back first (mojibake.ts).
+ * UTF-8 text stored as Latin-1 is decoded back first (mojibake.ts). Elements nest at most
+ * MAX_DEPTH deep, as in a browser (nesting.ts).
  */
 export function parseDocument(page: string): Document {
   const html = repairMojibake(page);
@@ -28,8 +30,11 @@ export function parseDocument(page: string): Document {
       ? html
       : `<!doctype html><html><head></head><body>${html}</body></html>`;
   const source = html.includes("<![CDATA[") ? dropHtmlCdata(wrapped) : wrapped;
-  const doc = parseHTML(source).document as unknown as Document;
-  return isWellFormed(doc) ? doc : (parseHTML(normalise(source)).document as unknown as Document);
+  const parsed = parseHTML(source).document as unknown as Document;
+  const doc = isWellFormed(parsed) ? parsed : (parseHTML(normalise(source)).document as unknown as Document);
+  // Nested no deeper than a browser nests (nesting.ts).
+  capNesting(doc);
+  return doc;
 }
 
 function isWellFormed(doc: Document): boolean {

@@ -84,6 +84,10 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
         res.end();
       },
       "/hang": () => {},
+      // A template that never closes its wrappers: 5,000 deep (nesting.ts caps it as a browser does).
+      "/deep": html(
+        `<html><head><title>Deep</title></head><body><article><p>${LONG.join(" ")}</p>${"<div><span>".repeat(5000)}<p>The innermost paragraph.</p>${"</span></div>".repeat(5000)}</article></body></html>`,
+      ),
       "/sections": html(
         `<html><body><nav id="nav"><a href="/a">A</a></nav><main id="main"><section class="one"><p>${LONG[0]}</p></section><div class="ad">Buy now</div><section class="two"><p>${LONG[1]}</p></section></main></body></html>`,
       ),
@@ -134,6 +138,15 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
     expect(r.links).toEqual([u("/next"), "https://other.example/x#frag"]);
     expect(r.image_links).toEqual([u("/i.png")]);
     expect(String(r.text)).toMatch(/^<|<p>/);
+  });
+
+  it("a page nested thousands of elements deep is read like any other, not reported unreachable", async () => {
+    for (const format of ["markdown", "json"]) {
+      const { body } = await fetchApi({ urls: [u("/deep")], format });
+      expect(body.errors).toEqual([]);
+      expect(JSON.stringify(body.results[0]?.text)).toContain("Ospreys are large raptors");
+      expect(JSON.stringify(body.results[0]?.text)).toContain("The innermost paragraph.");
+    }
   });
 
   it("format json returns a document tree", async () => {

@@ -17,8 +17,11 @@ export function dropEchoedText(root: Element): void {
   for (const el of root.querySelectorAll("span")) {
     if (el.firstElementChild) continue;
     const parent = el.parentElement;
-    if (parent?.childNodes.length !== 2) continue;
-    const other = parent.firstChild === el ? parent.lastChild : parent.firstChild;
+    // Exactly two child nodes, read from the ends (childNodes builds the whole list each time:
+    // quadratic where thousands of spans share a parent).
+    const first = parent?.firstChild;
+    if (!parent || !first || first === parent.lastChild || first.nextSibling !== parent.lastChild) continue;
+    const other = first === el ? parent.lastChild : first;
     if (!other || other.nodeType !== TEXT_NODE) continue;
     const copy = (el.textContent ?? "").trim();
     const shown = (other.textContent ?? "").trim();
