@@ -37,3 +37,13 @@ function fewParagraphs(el: Element, chars: number): boolean {
   for (const p of el.querySelectorAll("p")) inParagraphs += textStats(p).chars;
   return inParagraphs < 0.1 * chars;
 }
+
+/**
+ * True when `el` lies in the page's own footer (a <footer> or contentinfo landmark outside any
+ * article or main, holding no h1). Such a root is no main content: it is what is left of a page
+ * whose body a script fills in (an app shell that ships an empty mount point and the site footer).
+ */
+export function inPageFooter(el: Element): boolean {
+  const footer = el.closest("footer, [role=contentinfo]");
+  return footer !== null && footer.closest("article, main, [role=main]") === null && footer.querySelector("h1") === null;
+}
