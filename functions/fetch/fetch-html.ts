@@ -4,7 +4,8 @@ import { isBotChallenge } from "./bot-challenge.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
 import type { FetchRequest } from "./fetch-request.schema.ts";
 import { type Source, storeSource } from "./fetch-source.ts";
-import { needsRendering } from "./needs-render.ts";
+import { needsRendering, runsScripts } from "./needs-render.ts";
+import type { RenderError } from "./renderer.ts";
 import { cacheState, fail, MAX_BODY_BYTES, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
 
 /**
@@ -27,43 +28,26 @@ export async function fromHtml(
   let rendered = source.rendered;
   if (!rendered && needsRendering(html, contentType)) {
     if (ctx.conditional) return fail(url, finalUrl, "conditional_unsupported");
-    const r = await deps.renderer.render({
-      url: finalUrl,
-      timeoutMs: Math.max(1, ctx.deadlineAt - Date.now()),
-      signal: ctx.signal,
-      isAllowed: deps.isAllowed,
-    });
-    if (!r.ok) {
-      if (r.error !== "render_unavailable") {
-        deps.logger.debug("render failed", { url, error: r.error, detail: r.detail });
-        return fail(url, finalUrl, r.error, { message: MESSAGES[r.error] });
-      }
-      // No browser here: extract what the server sent; an empty shell becomes empty_content below.
-    } else {
-      // The rendered DOM is held to the same limit as an origin's body.
-      html = r.html.length > MAX_BODY_BYTES ? r.html.slice(0, MAX_BODY_BYTES) : r.html;
-      rendered = true;
-      if (source.live)
-        await storeSource(deps, key, {
-          ...source,
-          body: Buffer.from(html, "utf8"),
-          finalUrl: r.finalUrl,
-          rendered: true,
-          headers: { ...source.headers, "content-type": "text/html; charset=utf-8" },
-        });
-    }
+    const r = await render(deps, key, source, ctx);
+    if (r && "error" in r) return fail(url, finalUrl, r.error, { message: MESSAGES[r.error] });
+    // null: no browser here; extract what the server sent (an empty shell becomes empty_content below).
+    if (r) ({ html, rendered } = { html: r.html, rendered: true });
   }
   if (source.live && !rendered) await storeSource(deps, key, source);
-  const outcome = await deps.extractor.extract(html, {
-    url: finalUrl,
-    format: req.format,
-    links: req.links,
-    imageLinks: req.image_links,
-    includeSelectors: req.include_selectors,
-    excludeSelectors: req.exclude_selectors,
-    // A selector scope is not the page: only whole pages go to the local index.
-    ...(deps.index && !req.include_selectors?.length && !req.exclude_selectors?.length ? { forIndex: true } : {}),
-  });
+  let outcome = await extractPage(deps, html, finalUrl, req);
+  // A page whose markup holds no main content but runs scripts (an app shell the markup checks did
+  // not recognise: a mount point with a different name, the site's header and footer around it) is
+  // rendered and read once more, as a browser would show it. Not for a conditional request (spec 7.4)
+  // nor a page without scripts (a browser would show the same). A failed render keeps empty_content.
+  if (!outcome.ok && outcome.error === "empty_content" && !rendered && !ctx.conditional && deps.renderer.available) {
+    if (runsScripts(html, contentType)) {
+      const r = await render(deps, key, source, ctx);
+      if (r && !("error" in r)) {
+        ({ html, rendered } = { html: r.html, rendered: true });
+        outcome = await extractPage(deps, html, finalUrl, req);
+      }
+    }
+  }
   if (!outcome.ok) {
     if (outcome.error === "selector_not_matched") {
       return fail(url, finalUrl, "selector_not_matched", {
@@ -97,4 +81,50 @@ export async function fromHtml(
     ...cacheState(source),
     ...(indexDoc ? { indexDoc, indexPublic: publicByEverySign({ ...source, requestedUrl: url, rendered }) } : {}),
   };
+}
+
+/**
+ * Renders the page in Chromium: its DOM (held to an origin body's limit, and stored as the URL's
+ * source when the fetch was live), null when this host has no browser, or the render's error.
+ */
+async function render(
+  deps: FetchDeps,
+  key: string,
+  source: Source,
+  ctx: { signal: AbortSignal; deadlineAt: number },
+): Promise<{ html: string } | { error: Exclude<RenderError, "render_unavailable"> } | null> {
+  const r = await deps.renderer.render({
+    url: source.finalUrl,
+    timeoutMs: Math.max(1, ctx.deadlineAt - Date.now()),
+    signal: ctx.signal,
+    isAllowed: deps.isAllowed,
+  });
+  if (!r.ok) {
+    if (r.error === "render_unavailable") return null;
+    deps.logger.debug("render failed", { url: source.finalUrl, error: r.error, detail: r.detail });
+    return { error: r.error };
+  }
+  const html = r.html.length > MAX_BODY_BYTES ? r.html.slice(0, MAX_BODY_BYTES) : r.html;
+  if (source.live)
+    await storeSource(deps, key, {
+      ...source,
+      body: Buffer.from(html, "utf8"),
+      finalUrl: r.finalUrl,
+      rendered: true,
+      headers: { ...source.headers, "content-type": "text/html; charset=utf-8" },
+    });
+  return { html };
+}
+
+function extractPage(deps: FetchDeps, html: string, finalUrl: string, req: FetchRequest) {
+  return deps.extractor.extract(html, {
+    url: finalUrl,
+    format: req.format,
+    links: req.links,
+    imageLinks: req.image_links,
+    includeSelectors: req.include_selectors,
+    excludeSelectors: req.exclude_selectors,
+    // A selector scope is not the page: only whole pages go to the local index.
+    ...(deps.index && !req.include_selectors?.length && !req.exclude_selectors?.length ? { forIndex: true } : {}),
+  });
 }

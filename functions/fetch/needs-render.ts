@@ -138,3 +138,12 @@ export function needsRendering(html: string, contentType: string | undefined): b
   if (FRAGMENT_META.test(html)) return true;
   return false;
 }
+
+/**
+ * True when the page is HTML with a script that runs (what a browser could change): a page whose
+ * markup yields no main content is rendered once more only then (fetch-html.ts).
+ */
+export function runsScripts(html: string, contentType: string | undefined): boolean {
+  if (contentType !== undefined && contentType.trim() !== "" && !HTML_TYPES.test(contentType)) return false;
+  return scan(html).executableScripts > 0;
+}

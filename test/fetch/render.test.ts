@@ -11,6 +11,24 @@ const SENTENCE = "This paragraph exists only after the script ran, so only a bro
 const APP = `<html><head><title>App shell</title></head><body><div id="root"></div>
 <script>document.getElementById('root').innerHTML = '<article><h1>Rendered heading</h1><p>' + ${JSON.stringify(SENTENCE)}.repeat(4) + '</p></article>';</script></body></html>`;
 
+// An app shell the markup checks do not take for one: its mount point has no usual name, and the
+// site's header and footer carry enough text to look server-rendered (needs-render.ts says no).
+const FOOTER = `<footer><h2>Shop worldwide</h2><ul>${[
+  "Deutsch",
+  "Español",
+  "Français",
+  "Italiano",
+  "Nederlands",
+  "Polski",
+  "Português",
+  "Türkçe",
+]
+  .map((l) => `<li><a href="/${l}">Store in ${l}: help, returns and delivery for this country</a></li>`)
+  .join("")}</ul></footer>`;
+const SHELL = (script: string) =>
+  `<html><head><title>Shop</title></head><body><header><a href="/">Shop</a></header><div id="item-detail-mount"></div>${FOOTER}${script}</body></html>`;
+const FILL = `<script>document.getElementById('item-detail-mount').innerHTML = '<article><h1>Ceramic mug</h1><p>' + ${JSON.stringify(SENTENCE)}.repeat(4) + '</p></article>';</script>`;
+
 interface FetchBody {
   results: { url: string; text: string; title: string | null }[];
   errors: { url: string; error: string; message?: string }[];
@@ -34,6 +52,8 @@ describe.each(driverCases(["pglite"]))("fetch rendering on $driver", ({ open }) 
       "/leaky": html(
         `<html><body><div id="app"></div><script>fetch('http://127.0.0.1:${forbidden.port}/beacon').catch(()=>{});document.getElementById('app').innerHTML='<p>'+${JSON.stringify(SENTENCE)}.repeat(4)+'</p>';</script></body></html>`,
       ),
+      "/shell": html(SHELL(FILL)),
+      "/footer-only": html(SHELL("")),
       "/static": html(`<html><body><article><h1>Static</h1><p>${SENTENCE.repeat(4)}</p></article></body></html>`),
     });
     const config = { allowPrivateHosts: [{ host: "127.0.0.1", port: origin.port }], fetchNeverExpireHosts: [] };
@@ -81,5 +101,24 @@ describe.each(driverCases(["pglite"]))("fetch rendering on $driver", ({ open }) 
     expect(body.results.map((r) => r.url)).toEqual([`${origin.url}/static`]);
     expect(body.errors[0]).toMatchObject({ url: `${origin.url}/app`, error: "empty_content" });
     expect(body.errors[0]?.message).toMatch(/needs JavaScript/);
+  });
+
+  it("a page with no main content in its markup but scripts is rendered and read again; without scripts or a browser it is empty_content", async () => {
+    const { needsRendering } = await import("../../functions/fetch/needs-render.ts");
+    expect(needsRendering(SHELL(FILL), "text/html")).toBe(false);
+    const before = origin.hits.get("/footer-only") ?? 0;
+    if (existsSync(CHROMIUM)) {
+      const body = await post(withBrowser, { urls: [`${origin.url}/shell`, `${origin.url}/footer-only`], ttl: 0 });
+      expect(body.results).toHaveLength(1);
+      expect(body.results[0]?.text).toContain("Ceramic mug");
+      expect(body.results[0]?.text).toContain("only a browser can read it");
+      expect(body.results[0]?.text).not.toContain("Shop worldwide");
+      // The footer is not taken for the page; a page without scripts is not rendered (one request only).
+      expect(body.errors).toEqual([expect.objectContaining({ url: `${origin.url}/footer-only`, error: "empty_content" })]);
+      expect((origin.hits.get("/footer-only") ?? 0) - before).toBe(1);
+    }
+    const plain = await post(without, { urls: [`${origin.url}/shell`], ttl: 0 });
+    expect(plain.results).toEqual([]);
+    expect(plain.errors).toEqual([expect.objectContaining({ url: `${origin.url}/shell`, error: "empty_content" })]);
   });
 });
