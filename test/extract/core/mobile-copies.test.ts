@@ -39,3 +39,36 @@ describe("a phone layout's copies (Bootstrap d-*-none)", () => {
     expect(t).toContain("Ships with two spare brushes");
   });
 });
+
+/**
+ * A category page's guide, set for wide screens as sections and for phones as an accordion, each in
+ * a page builder's component of one make (the paragraphs read as parts of sibling items there).
+ */
+const guide = (phoneExtra: string) => `<html><head><title>Carry-on luggage</title></head><body>
+  <header class="site-header"><nav><a href="/">Home</a><a href="/luggage">Luggage</a></nav></header>
+  <main><div class="container"><h1>Carry-on luggage</h1>
+    <div class="component"><div class="d-none d-md-block guide"><h3>The essentials of carry-on luggage</h3>
+      <h4>What is carry-on luggage?</h4><p>Carry-on luggage travels with you in the cabin, so your essentials stay within reach for the whole journey.</p>
+      <h4>Sizes and limits</h4><p>Most airlines allow a case of about 22 by 14 by 9 inches, wheels and handles included, in the overhead bin.</p>
+      <h4>Packing smarter</h4><p>Rolling clothes instead of folding them saves space and keeps shirts from creasing on the way.</p></div></div>
+    <div class="component"><div class="accordion d-md-none">
+      <div class="card"><button class="card-header">Open: what is carry-on luggage</button><div class="card-body collapse"><p>Carry-on luggage travels with you in the cabin, so your essentials stay within reach for the whole journey.</p></div></div>
+      <div class="card"><button class="card-header">Open: sizes</button><div class="card-body collapse"><p>Most airlines allow a case of about 22 by 14 by 9 inches, wheels and handles included, in the overhead bin.</p>${phoneExtra}</div></div>
+      <div class="card"><button class="card-header">Open: packing</button><div class="card-body collapse"><p>Rolling clothes instead of folding them saves space and keeps shirts from creasing on the way.</p></div></div>
+    </div></div>
+  </div></main><footer><p>Copyright 2026 Example Bags.</p></footer></body></html>`;
+
+describe("a phone layout's copy set in another shape (an accordion of the desktop's sections)", () => {
+  it("goes when the paragraphs that stand elsewhere hold most of its words", () => {
+    const t = extractMainText(guide(""), "https://bags.example.com/luggage/carry-on").text;
+    expect(count(t, "Carry-on luggage travels with you in the cabin")).toBe(1);
+    expect(count(t, "Rolling clothes instead of folding them")).toBe(1);
+    expect(t).toContain("Sizes and limits");
+  });
+
+  it("stays when most of its words are its own (a phone-only note beside one repeated paragraph)", () => {
+    const own = `<p>On phones, tap a size to see the airlines that accept it, and save the list for check-in. Prices shown in the app include the member discount, and orders placed before noon ship the same day with free returns for thirty days.</p><p>The app also keeps your boarding passes, bag tags and trip notes in one place, ready offline at the gate, so you never have to look for a signal while you queue with your carry-on.</p>`;
+    const t = extractMainText(guide(own), "https://bags.example.com/luggage/carry-on").text;
+    expect(t).toContain("tap a size to see the airlines");
+  });
+});
