@@ -32,13 +32,17 @@ export function dropMobileCopies(root: Element): void {
   }
   if (copies.length === 0) return;
   const all = key(root.textContent ?? "");
+  let rest: string | undefined;
   for (const el of copies) {
     const k = key(el.textContent ?? "");
     if (k.length < COPY_MIN) continue;
     const first = all.indexOf(k);
     // Its own words are one occurrence: a copy needs a second.
     if (first >= 0 && all.indexOf(k, first + 1) >= 0) el.remove();
-    else if (copiedByParts(el, root)) el.remove();
+    else {
+      rest ??= textOutside(root, new Set(copies));
+      if (copiedByParts(el, k.length, rest)) el.remove();
+    }
   }
 }
 
@@ -47,25 +51,26 @@ const PART_TAGS = new Set(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", 
 /** The share of a copy's words that must stand elsewhere when it is compared by parts. */
 const PARTS_SHARE = 0.8;
 
-/**
- * A phone layout that sets the same text in another shape (an FAQ as an accordion, whose
- * toggles add their titles; a desktop section's headings dropped): its whole text stands nowhere
- * else, but its paragraphs do. It is a copy when the blocks whose words stand elsewhere in the
- * root, outside it, hold most of its words.
- */
-function copiedByParts(el: Element, root: Element): boolean {
-  const total = key(el.textContent ?? "").length;
-  if (total === 0) return false;
-  const outside: string[] = [];
+/** The root's text outside the given elements, keyed (one walk, whatever their number). */
+function textOutside(root: Element, skip: Set<Element>): string {
+  const out: string[] = [];
   const collect = (n: Element) => {
     for (let c = n.firstChild; c; c = c.nextSibling) {
-      if (c === el) continue;
-      if (c.nodeType === 3) outside.push((c as Text).data);
-      else if (c.nodeType === 1) collect(c as Element);
+      if (c.nodeType === 3) out.push((c as Text).data);
+      else if (c.nodeType === 1 && !skip.has(c as Element)) collect(c as Element);
     }
   };
   collect(root);
-  const rest = key(outside.join(" "));
+  return key(out.join(" "));
+}
+
+/**
+ * A phone layout that sets the same text in another shape (an FAQ as an accordion, whose
+ * toggles add their titles; a desktop section's headings dropped): its whole text stands nowhere
+ * else, but its paragraphs do. It is a copy when the blocks whose words stand in `rest` (the
+ * root's text outside every phone-only block: the wide layout) hold most of its words (`total`).
+ */
+function copiedByParts(el: Element, total: number, rest: string): boolean {
   let copied = 0;
   for (const part of el.querySelectorAll("*")) {
     if (!PART_TAGS.has(part.localName)) continue;
