@@ -4,7 +4,8 @@
  * - WCXB dev: bag-of-words P/R/F1 macro-averaged per page type, With% and Without%, on the
  *   210-page subset (default) or `--wcxb=all|even|odd` (the whole 1,497-page split, or one half of
  *   it by a hash of the page id: tune on one half, report the other as held out);
- * `--only aeb,wcxb,meta` runs a part (AEB includes the speed figures).
+ * `--only aeb,wcxb,meta,shapes` runs a part (AEB includes the speed figures; shapes: time against
+ * the number of blocks of one shape, extraction-shapes.ts).
  * The scored text is the body as the datasets define main content (their ground truth keeps the
  * title apart); the "heading included" line scores the text as rendered, title heading in front.
  * - metadata agreement (title, author, date) on WCXB and Readability's test pages;
@@ -18,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { extractHtml, extractMainText } from "../../functions/extract/extract.ts";
 import { Agreement, aebPageScore, aebSummary, sameDate, sameText, wcxbPageScore } from "./extraction-metrics.ts";
+import { runShapes } from "./extraction-shapes.ts";
 
 const DATA = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/bench/extraction");
 const readGz = (path: string) => gunzipSync(readFileSync(path)).toString("utf8");
@@ -254,10 +256,11 @@ export async function extractionBench(): Promise<void> {
     const i = argv.indexOf(name);
     return i >= 0 && name === "--only" ? argv[i + 1] : undefined;
   };
-  const only = new Set((flag("--only") ?? "aeb,wcxb,meta").split(","));
+  const only = new Set((flag("--only") ?? "aeb,wcxb,meta,shapes").split(","));
   const which = flag("--wcxb") ?? "subset";
   if (!["subset", "all", "even", "odd"].includes(which)) throw new Error("--wcxb takes subset, all, even or odd");
   if (only.has("aeb")) runAeb(verbose);
+  if (only.has("shapes")) runShapes();
   const wcxb = only.has("wcxb") || only.has("meta") ? runWcxb(verbose, which) : new Agreement();
   if (!only.has("meta")) return;
   const rdb = runReadabilityPages();
