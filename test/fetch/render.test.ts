@@ -54,6 +54,8 @@ describe.each(driverCases(["pglite"]))("fetch rendering on $driver", ({ open }) 
       ),
       "/shell": html(SHELL(FILL)),
       "/footer-only": html(SHELL("")),
+      "/idle-shell": html(SHELL("<script>window.loaded = true;</script>")),
+      "/cached-shell": html(SHELL(FILL)),
       "/static": html(`<html><body><article><h1>Static</h1><p>${SENTENCE.repeat(4)}</p></article></body></html>`),
     });
     const config = { allowPrivateHosts: [{ host: "127.0.0.1", port: origin.port }], fetchNeverExpireHosts: [] };
@@ -121,4 +123,27 @@ describe.each(driverCases(["pglite"]))("fetch rendering on $driver", ({ open }) 
     expect(plain.results).toEqual([]);
     expect(plain.errors).toEqual([expect.objectContaining({ url: `${origin.url}/shell`, error: "empty_content" })]);
   });
+
+  it.skipIf(!existsSync(CHROMIUM))("a shell whose script writes nothing is rendered once and stays empty_content", async () => {
+    const before = origin.hits.get("/idle-shell") ?? 0;
+    const body = await post(withBrowser, { urls: [`${origin.url}/idle-shell`], ttl: 0 });
+    expect(body.results).toEqual([]);
+    expect(body.errors).toEqual([expect.objectContaining({ url: `${origin.url}/idle-shell`, error: "empty_content" })]);
+    // One request from the fetch, one from the browser: no second render, no loop.
+    expect((origin.hits.get("/idle-shell") ?? 0) - before).toBe(2);
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))(
+    "a shell rendered once is served from the cache as rendered, without a second render",
+    async () => {
+      const url = `${origin.url}/cached-shell`;
+      const first = await post(withBrowser, { urls: [url], ttl: 0 });
+      expect(first.results[0]?.text).toContain("Ceramic mug");
+      const before = origin.hits.get("/cached-shell") ?? 0;
+      const again = (await post(withBrowser, { urls: [url] })) as FetchBody & { results: { cached?: boolean }[] };
+      expect(again.results[0]?.text).toContain("Ceramic mug");
+      expect(again.results[0]?.cached).toBe(true);
+      expect(origin.hits.get("/cached-shell") ?? 0).toBe(before);
+    },
+  );
 });
