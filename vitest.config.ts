@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { BASELINE_WASM_FLAG } from "./containers/cli/module-hooks.ts";
+import { LongestFirstSequencer } from "./test/sequence/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -22,5 +23,7 @@ export default defineConfig({
     // wait on Chromium, child processes and sockets more than they compute. On the 2-core CI machine
     // the whole suite went from ~28 min of test files run one by one to ~15 min.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The longest files first, from this machine's last run or the recorded durations (test/sequence).
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
