@@ -30,7 +30,7 @@ import { dropClosingHeadings, dropClosingLinkLine } from "./content/closing-head
 import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
 import { expandCore, expandFrom, findCore } from "./content/core.ts";
 import { dropCtaBoxes } from "./content/cta-boxes.ts";
-import { dropPostChrome, dropThreadNotices, postsRoot } from "./content/discussion.ts";
+import { dropPostChrome, dropThreadNotices } from "./content/discussion.ts";
 import { dropDismissibleNotices } from "./content/dismissible.ts";
 import { textStats } from "./content/dom.ts";
 import { dropEchoedText } from "./content/echoes.ts";
@@ -47,6 +47,7 @@ import { pageKind } from "./content/page-kind.ts";
 import { dropPolicyPanels } from "./content/policies.ts";
 import { prunedByline } from "./content/post-byline.ts";
 import { isPostIndex } from "./content/post-index.ts";
+import { postsRoot } from "./content/posts-root.ts";
 import { dropBuyBox, productRoot, trimProductHead } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { dropQuotedPosts } from "./content/quoted-posts.ts";
