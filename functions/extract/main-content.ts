@@ -47,7 +47,7 @@ import { pageKind } from "./content/page-kind.ts";
 import { dropPolicyPanels } from "./content/policies.ts";
 import { prunedByline } from "./content/post-byline.ts";
 import { isPostIndex } from "./content/post-index.ts";
-import { postsRoot } from "./content/posts-root.ts";
+import { threadRoot } from "./content/posts-root.ts";
 import { dropBuyBox, productRoot, trimProductHead } from "./content/product.ts";
 import { pruneDocument } from "./content/prune.ts";
 import { dropQuotedPosts } from "./content/quoted-posts.ts";
@@ -167,8 +167,9 @@ export function extractMainContent(
     article = false;
     listing = true;
   }
-  // A thread of short posts can score no higher than the page around it: the posts say where it is.
-  if (discussion && root === body) root = postsRoot(body, stats) ?? root;
+  // A thread of short posts can score no higher than the page around it, or with the furniture
+  // around it: the posts say where it is (content/posts-root.ts).
+  if (discussion) root = threadRoot(root, body, stats);
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
   if (!clean) return { root: chosen, title: titleForRoot(titleHeading, chosen, stats) };

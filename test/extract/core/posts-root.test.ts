@@ -37,3 +37,47 @@ describe("where a thread's posts lie: posts named by their ids", () => {
     expect(t).toContain("You may not post replies");
   });
 });
+
+const notice =
+  "You're browsing the message boards as a guest. Sign up for free, or log in if you already have an account, to be able to post messages and view media in posts.";
+const others = `<div class="pod"><h2 class="title">More Topics from this Board</h2><ul>${[
+  "In this thread, we post random things: rest in peace handhelds",
+  "Disney Afternoon Collection coming February 26",
+  "Should I play a game for four hours straight tonight?",
+  "Favorite release from this year so far, and why?",
+]
+  .map((t, i) => `<li><a href="/boards/1/${i}">${t}</a> <span>${i + 3} replies</span></li>`)
+  .join("")}</ul></div>`;
+const replies = [
+  "No stream link this time. The recording will just go up on their channel an hour from now.",
+  "I don't know if the timing is unusual, but this early slot makes me think it is going to be a big one.",
+  "Ready with snacks. Hoping for the long-rumoured collection of the handheld games at last.",
+];
+const reply = (who: string, body: string) =>
+  `<div class="message"><div class="message-user"><a href="/u/${who}">${who}</a></div><div class="message-body">${body}</div></div>`;
+
+describe("where a thread's posts lie: a root wider than the thread", () => {
+  it("narrows a root holding the posts and the furniture around them (guest notice, other topics) to the posts", () => {
+    const html = `<html><body><header><nav><a href="/">Home</a><a href="/boards">Boards</a></nav></header>
+<div class="container content"><div class="forum_anon">${notice}</div><ol class="crumbs"><li><a href="/boards">Boards</a></li><li><a href="/boards/1">Consoles</a></li></ol>
+<div class="msg_list">${replies.map((b, i) => reply(`user${i}`, b)).join("")}</div>${others}</div>
+<footer><a href="/privacy">Privacy</a></footer></body></html>`;
+    const t = extractMainText(html, "https://boards.example.com/boards/1-consoles/80702016").text;
+    for (const b of replies) expect(t).toContain(b);
+    expect(t).not.toContain("browsing the message boards as a guest");
+    expect(t).not.toContain("Disney Afternoon Collection");
+  });
+
+  it("near miss: an opening post set apart from the replies' container, in the same body markup, keeps the wider root", () => {
+    const opening =
+      "Although we have travelled a lot, we have never been to Japan. We are torn between planning it ourselves and taking a tour with some freedom built in.";
+    const answer = (who: string, body: string) =>
+      `<article class="reply"><header>Posted by <a href="/u/${who}">${who}</a></header><div class="content markdown"><p>${body}</p></div></article>`;
+    const html = `<html><body><div class="main-content">
+<article class="topic"><h1>First trip to Japan</h1><div class="content markdown"><p>${opening}</p></div></article>
+<section id="replies">${replies.map((b, i) => answer(`user${i}`, b)).join("")}</section></div></body></html>`;
+    const t = extractMainText(html, "https://community.example.com/travel-forum/asia/first-trip-to-japan").text;
+    expect(t).toContain(opening);
+    for (const b of replies) expect(t).toContain(b);
+  });
+});
