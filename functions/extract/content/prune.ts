@@ -6,11 +6,11 @@
  * wrappers ("has-sidebar", "page-header-wrap").
  */
 import {
-  classAndId,
   ELEMENT_NODE,
   HEADING_TAGS,
   JUNK_TAGS,
   loneHeading,
+  namesOf,
   overlayCards,
   TEXT_NODE,
   tagOf,
@@ -218,7 +218,7 @@ function furnitureKind(
   if (tag === "header") return inArticle ? null : "weak";
   const role = el.getAttribute("role");
   if (role && FURNITURE_ROLES.has(role)) return "strong";
-  const ci = classAndId(el);
+  const ci = namesOf(el);
   if (!ci || POSITIVE.test(ci) || RESULTS.test(ci)) return null;
   if (COMMENT.test(ci)) return "comment";
   if (STRONG.test(ci) || ALWAYS.test(ci) || DIALOG.test(ci) || overlay(ci) || mockup(ci) || commerceDisclosure(el, ci))
@@ -330,7 +330,7 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
         const { chars, linkChars } = measured.get(c) ?? textStats(c);
         // Wrappers holding most of the page, or much prose, are not furniture, whatever they are
         // called; a modal is (content/furniture-marks.ts).
-        const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(classAndId(c)) && !namedSidebar(c);
+        const byClass = !REMOVE_TAGS.has(tag) && !c.hasAttribute("role") && !ALWAYS.test(namesOf(c)) && !namedSidebar(c);
         const wrapper =
           ((chars > 0.5 * total && total > 500) ||
             // Not when the prose is cards under empty overlay links (dom.ts overlayCards).
@@ -339,7 +339,7 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
           !pageFooter(c, tag, inArticle) &&
           !menuHeader(c, tag, inArticle, chars) &&
           !consentPanel(c) &&
-          !modalPanel(c, classAndId(c));
+          !modalPanel(c, namesOf(c));
         // A layout wrapper named for its sidebar (Genesis themes' "content-sidebar-wrap", an
         // off-canvas menu's page wrapper) holds the page's <main>: it is the page, with the
         // sidebar inside it (pruned on its own below). A sidebar never holds the main element.
@@ -383,7 +383,7 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
  * the page. Only one that holds the page's h1 or its main element is a wrapper of the page.
  */
 function consentPanel(el: Element): boolean {
-  return CONSENT.test(classAndId(el)) && el.querySelector("h1, main, [role=main]") === null;
+  return CONSENT.test(namesOf(el)) && el.querySelector("h1, main, [role=main]") === null;
 }
 
 /** A class or id that is the word "sidebar" itself, not a wrapper's "has-sidebar" or "sidebar-layout". */
