@@ -21,7 +21,7 @@ import { commerceDisclosure, mockup, modalPanel, overlay } from "./furniture-mar
 import { collapsedAnswer, HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
 import { isOwnList, mainOf } from "./own-list.ts";
 import { bareMenu, menuHeader, pageFooter } from "./page-chrome.ts";
-import { builtOfTextWidgets, textWidget } from "./text-widget.ts";
+import { builtOfTextWidgets, featureBoxNames, textWidget } from "./text-widget.ts";
 
 const HEADINGS = "h1, h2, h3, h4, h5, h6";
 
@@ -186,7 +186,7 @@ const CARD_RATING = /rating/g;
 
 function isWeakMatch(ci: string, lists = false): boolean {
   if (!WEAK_ANY.test(ci)) return false;
-  if (lists) ci = ci.replace(CARD_RATING, "score");
+  ci = featureBoxNames(lists ? ci.replace(CARD_RATING, "score") : ci);
   // "card__header" is the head of a card (a BEM element), not the page header; so are its parts
   // ("new-listing__header__title__text": a job listing's title).
   // "search_result_item" names one result of a search, not a search box.
