@@ -7,6 +7,7 @@ import { childPrefix, linksToChildren } from "./child-links.ts";
 import { HEADING_TAGS, linkHost, sameSite, tagOf } from "./dom.ts";
 import { outboundLines } from "./outbound-links.ts";
 import type { NodeStats, StatsMap } from "./score.ts";
+import { itemOfTextList } from "./text-lists.ts";
 
 /** What a figure can show in place of an image: its text is the figure, not its caption. */
 const FIGURE_BODY = new Set(["table", "blockquote", "pre", "code"]);
@@ -149,6 +150,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         !items?.has(c) &&
         !linkedSectionTitle(c, tag, stats, opts.host) &&
         !outbound.has(c) &&
+        !itemOfTextList(c, stats) &&
         (opts.article || c.querySelectorAll("a").length >= 3) &&
         !(base && opts.url && linksToChildren(c, base, opts.url));
       const caption =
