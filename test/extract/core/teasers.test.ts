@@ -44,6 +44,14 @@ describe("labelled sections of teasers (blog posts, insights, resources)", () =>
     }
   });
 
+  it("drops cards under a label naming the site's other services ('Related services')", () => {
+    for (const label of ["Related services", "Other services", "Explore our other services"]) {
+      const t = text(page(teasers(label)));
+      expect(t).toContain("how the security works");
+      expect(t, label).not.toContain("Async video for remote teams");
+    }
+  });
+
   it("keeps a section with such a label whose cards are not links (the page's own text)", () => {
     const own = `<section class="band"><p class="kicker">Latest news</p>${para("release", 3)}<a href="/news">All news</a></section>`;
     expect(text(page(own))).toContain("how the release works");
