@@ -55,7 +55,7 @@ import { dropRatingInputs } from "./content/rating-input.ts";
 import { dropRepeatedBylines } from "./content/repeated-bylines.ts";
 import { dropCardCopies, dropRepeatedBlocks } from "./content/repeats.ts";
 import { dropReviews } from "./content/reviews.ts";
-import { pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
+import { innerRoot, pickRoot, type StatsMap, scoreTree } from "./content/score.ts";
 import { dropSignUpTerms } from "./content/sign-up-terms.ts";
 import { dropStandfirst } from "./content/standfirst.ts";
 import { dropStatusMessages } from "./content/status-messages.ts";
@@ -119,6 +119,8 @@ export function extractMainContent(
   let root = best;
   let article = false;
   let sections = false;
+  /** The root was grown from the prose core (its siblings merged or left behind), not taken as scored. */
+  let grown = false;
   // Shop and category pages keep the best-scoring subtree: their grid is the content, not prose.
   if (!discussion && !shopGrid && core && best !== core.el && best.contains(core.el)) {
     // An article element around the core bounds it: what lies outside is page furniture.
@@ -130,14 +132,18 @@ export function extractMainContent(
     if (ownPost) {
       root = ownPost;
       article = true;
+      grown = true;
     } else if (articleEl && best.contains(articleEl) && isLoneArticle(articleEl, best, stats)) {
       root = expandCore(core, articleEl, stats, true, host);
       article = true;
+      grown = true;
     } else if (product) {
       root = productRoot(core.el, best, stats, !articleLike);
+      grown = true;
     } else if (coreProse > 0 && (articleLike || coreProse >= CORE_SHARE * bestProse)) {
       root = expandCore(core, best, stats, articleLike, host);
       article = articleLike;
+      grown = true;
       // A page typed as an article (CMSs type every page so) whose article-bounded root holds a
       // small share of the prose is a page of many sections (a service or landing page): it
       // grows as pages do, over the sections, and is cleaned as a page.
@@ -170,6 +176,9 @@ export function extractMainContent(
   // A thread of short posts can score no higher than the page around it, or with the furniture
   // around it: the posts say where it is (content/posts-root.ts).
   if (discussion) root = threadRoot(root, body, stats);
+  // The best subtree pulled up a level by leftovers beside its content (content/score.ts innerRoot);
+  // a root grown from the core keeps what the growth kept.
+  if (root === best && !grown && !discussion) root = innerRoot(root, stats);
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
   if (!clean) return { root: chosen, title: titleForRoot(titleHeading, chosen, stats) };
