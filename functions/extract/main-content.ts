@@ -161,7 +161,7 @@ export function extractMainContent(
   // that together outweigh it: the blocks are the page (content/listing.ts).
   let listing = false;
   if (!discussion && !shopGrid && !product && root !== best) {
-    const wide = widenToGrid(root, best, stats);
+    const wide = widenToGrid(root, best, stats, articleLike);
     if (wide) {
       root = wide;
       article = false;
