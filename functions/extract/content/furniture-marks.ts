@@ -1,7 +1,9 @@
 /**
  * Furniture told by more than a class word: a layer fixed over the screen, a commerce disclosure,
- * a modal however much prose it holds.
+ * a modal however much prose it holds; and what a class word does not make furniture: the words of
+ * a sentence.
  */
+import { BLOCK_TAGS, TEXT_NODE, tagOf } from "./dom.ts";
 
 const FIXED = /(^|\s)fixed(\s|$)/;
 const INSET_0 = /(^|\s)inset-0(\s|$)/;
@@ -63,4 +65,31 @@ const MOCKUP = /illustration|[a-z]animat(ion|ed)(?![a-z])/;
 /** True when class and id `ci` name an illustration or animation component. */
 export function mockup(ci: string): boolean {
   return MOCKUP.test(ci);
+}
+
+/** Text of its paragraph around an inline element for the element to be part of its prose. */
+const PROSE_AROUND = 80;
+const LETTER = /\p{L}/u;
+const WORD = /\p{L}{2}/u;
+
+/**
+ * Words of a sentence, set in a link or span whose class names what it points to ("After <a
+ * class="recommendation-inline-link">announcing your engagement</a>, you may ..."): an inline
+ * element that words of its paragraph touch, with PROSE_AROUND characters of the paragraph around
+ * it (`chars` counts an element's text). The words are the sentence's, whatever the class says. Not
+ * a role's furniture (a footnote's tooltip), not a mark without words (a citation's "[12]"), not a
+ * code block's spans ("hljs-comment"). WCXB: three articles up (4591 0.934 -> 0.942, 4880 0.983 ->
+ * 0.991, 4007 0.992 -> 1.000), none down; without the three exclusions a footnote's tooltip,
+ * citation numbers and code comments came back (0481 -0.012, 2020 -0.003, documentation 4397 -0.009).
+ */
+export function inSentence(el: Element, chars: (el: Element) => number): boolean {
+  const parent = el.parentElement;
+  if (!parent || BLOCK_TAGS.has(tagOf(el)) || el.hasAttribute("role")) return false;
+  const before = el.previousSibling;
+  const after = el.nextSibling;
+  const touched =
+    (before?.nodeType === TEXT_NODE && LETTER.test(before.nodeValue ?? "")) ||
+    (after?.nodeType === TEXT_NODE && LETTER.test(after.nodeValue ?? ""));
+  if (!touched || el.closest("pre, code")) return false;
+  return chars(parent) - chars(el) >= PROSE_AROUND && WORD.test(el.textContent ?? "");
 }

@@ -17,7 +17,7 @@ import {
   textStats,
   visibleLength,
 } from "./dom.ts";
-import { commerceDisclosure, mockup, modalPanel, overlay } from "./furniture-marks.ts";
+import { commerceDisclosure, inSentence, mockup, modalPanel, overlay } from "./furniture-marks.ts";
 import { collapsedAnswer, HIDDEN_STYLE, isHidden, MOBILE_ONLY, readerText, tabPane, unhide } from "./hidden.ts";
 import { isOwnList, mainOf } from "./own-list.ts";
 import { bareMenu, menuHeader, pageFooter } from "./page-chrome.ts";
@@ -323,7 +323,7 @@ export function pruneDocument(body: Element, lists = false, keep?: (el: Element)
         tag === "main" || tag === "article" || c.getAttribute("itemprop") === "articleBody"
           ? null
           : furnitureKind(c, tag, inArticle, widgetText, lists);
-      if (kind === "comment" && inComment) kind = null;
+      if ((kind === "comment" && inComment) || (kind && inSentence(c, (e) => measured.get(e)?.chars ?? 0))) kind = null;
       let removed = false;
       let listEl = list;
       if (kind) {
