@@ -70,3 +70,30 @@ describe("post cards titled by a block classed a title", () => {
     expect(t).toContain("Short summary of the machines story");
   });
 });
+
+describe("grids of other posts nested in a section after the article", () => {
+  const cards = (n: number, from = 1) =>
+    Array.from({ length: n }, (_, i) =>
+      card(`Another post of the blog, number ${from + i}`, `/blog/post-${from + i}`, `post ${from + i}`),
+    ).join("");
+  // A theme's "From the blog" section: a heading and a carousel per category, under the story.
+  const blogSection = `<section class="blog-carousel"><h2>From the blog</h2><div class="carousel"><h3>Latest guides</h3><div class="track">${cards(9)}</div></div></section>`;
+
+  it("does not grow the article's root over a section of post grids after it", () => {
+    const t = page(
+      `<section class="article"><h1>Organise a home office</h1><div class="article__main">${para("desk", 4)}${para("chair", 4)}${para("drawer", 4)}</div></section>${blogSection}`,
+    );
+    expect(t).toContain("how the drawer works");
+    expect(t).not.toContain("Short summary of the post 2 story");
+    expect(t).not.toContain("Short summary of the post 7 story");
+  });
+
+  it("grows over such a section above the story: the guide's picks come first", () => {
+    const picks = `<section class="intro"><h2>Our picks</h2><div class="picks"><h3>Top picks</h3><div class="track">${cards(4)}</div></div></section>`;
+    const t = page(
+      `${picks}<section class="article"><h1>Organise a home office</h1><div class="article__main">${para("desk", 4)}${para("chair", 4)}${para("drawer", 4)}</div></section>`,
+    );
+    expect(t).toContain("how the drawer works");
+    expect(t).toContain("Short summary of the post 2 story");
+  });
+});
