@@ -48,9 +48,9 @@ function opensWith(low: string, names: string[]): { name: string; first: boolean
 }
 
 /** Paragraphs and text-only divs (no paragraph or div inside): where a bio's sentences sit. */
-function textBlocks(root: Element): Element[] {
+function textBlocks(root: Element, selector = "p, div"): Element[] {
   const out: Element[] = [];
-  for (const el of root.querySelectorAll("p, div")) {
+  for (const el of root.querySelectorAll(selector)) {
     let leaf = true;
     for (let c = el.firstElementChild; c && leaf; c = c.nextElementSibling)
       if (c.localName === "p" || c.localName === "div") leaf = false;
@@ -77,4 +77,43 @@ export function dropAuthorBio(root: Element, author: string): void {
     if (opened.first && !clean(card).toLowerCase().includes(opened.name)) continue;
     card.remove();
   }
+}
+
+/**
+ * A label over a bio: the writer's ("About the author", "Written by"), the reviewer's ("About the
+ * reviewer", "Medically reviewed by") or a contributor's. A short block of its own; a sentence that
+ * opens so ("Written by hand, the letters ...") is longer or goes on.
+ */
+const BIO_LABEL =
+  /^(about (the|our|this) (author|writer|reviewer|expert|contributor|editor)s?|meet (the|our) (author|writer|reviewer|expert)s?|(written|reviewed|medically reviewed|fact[- ]checked|edited) by)\b/i;
+const LABEL_CHARS = 60;
+/** A labelled bio box holds the label, a name, a role and a few sentences. */
+const BOX_MAX = 1200;
+
+/**
+ * The bio boxes a label names, in the second half of the story (above it, "Written by" is the
+ * byline): the largest block around the label below the root that opens with it and holds at most
+ * BOX_MAX characters (a card: label, photo, name, role, bio), or, when the label stands alone among
+ * the story's paragraphs ("<p>About the Author:</p><p>Jane Doe is ...</p>"), the label and the
+ * paragraph after it. WCXB: seven articles up (4090 0.925 -> 0.982, 4095 0.967 -> 0.993, 0352 0.968
+ * -> 0.984, 4058, 0165, 0365, 0186), none down.
+ */
+export function dropLabelledBios(root: Element): void {
+  const blocks = textBlocks(root, "p, div, h2, h3, h4, h5, h6");
+  const doomed: Element[] = [];
+  for (const el of blocks.slice(Math.floor(blocks.length / 2))) {
+    const t = clean(el);
+    if (t.length === 0 || t.length > LABEL_CHARS || !BIO_LABEL.test(t)) continue;
+    // The box opens with its label: a block whose text starts otherwise holds the story's paragraphs.
+    let box = el;
+    for (let up = el.parentElement; up && up !== root; up = up.parentElement) {
+      const text = clean(up);
+      if (text.length > BOX_MAX || !text.startsWith(t)) break;
+      box = up;
+    }
+    doomed.push(box);
+    const next = box === el ? el.nextElementSibling : null;
+    if (next && clean(next).length <= BIO_MAX) doomed.push(next);
+  }
+  for (const d of doomed) d.remove();
 }
