@@ -128,10 +128,12 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
   // A shop grid chosen as the root is no article, whatever the page calls itself.
   const opts = options.article && options.shop && gridItems(root, stats, true) ? { ...options, article: false } : options;
   const base = opts.url && !opts.article ? childPrefix(opts.url) : null;
-  // A paragraph or list item that is one link to another site is what the page points to.
+  // A paragraph or list item that is one link to another site is what the page points to; so are
+  // the blocks inside it (`inLine`: an item's heading around the link, "<li><h2><a>Fluke 117</a></h2></li>",
+  // was taken for a block of links: WCXB 0068 0.885 -> 0.989, no page down).
   const outbound = outboundLines(root, opts.host);
   // Inside a grid item (a card) link blocks are the card's name and details: kept.
-  const walk = (el: Element, inItem: boolean) => {
+  const walk = (el: Element, inItem: boolean, inLine = false) => {
     const items = inItem || !(opts.shop || (opts.grids && !opts.article)) ? null : gridItems(el, stats, opts.shop);
     for (let c = el.firstElementChild; c; ) {
       const next = c.nextElementSibling;
@@ -149,6 +151,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         !opts.lists &&
         !items?.has(c) &&
         !linkedSectionTitle(c, tag, stats, opts.host) &&
+        !inLine &&
         !outbound.has(c) &&
         !itemOfTextList(c, stats) &&
         (opts.article || c.querySelectorAll("a").length >= 3) &&
@@ -199,7 +202,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         s.prose === 0 &&
         s.chars < FORM_CHARS;
       if (linkList || caption || label || cookieNote || figureText || quickBuy || cta || menu || form) c.remove();
-      else if (c.firstElementChild) walk(c, inItem || items?.has(c) === true);
+      else if (c.firstElementChild) walk(c, inItem || items?.has(c) === true, inLine || outbound.has(c));
       c = next;
     }
   };

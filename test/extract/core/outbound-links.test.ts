@@ -57,3 +57,20 @@ describe("lists of links to other sites", () => {
     expect(t).not.toContain("Social media services");
   });
 });
+
+describe("a list of links to other sites whose items hold the link in a heading", () => {
+  const list = (href: (i: number) => string) =>
+    `<h4>Top expert recommendations:</h4><ul>${["Fluke 117 multimeter", "Klein Tools MM400 meter"].map((p, i) => `<li><h2><a href="${href(i)}">${p}</a></h2></li>`).join("")}</ul>`;
+
+  it("keeps the items: each is one link to another site, set as a heading", () => {
+    const t = text(story(list((i) => `https://shop${i}.example.net/item-${i}`)));
+    expect(t).toContain("Fluke 117 multimeter");
+    expect(t).toContain("Klein Tools MM400 meter");
+  });
+
+  it("still drops the same list when its links are the site's own pages", () => {
+    const t = text(story(list((i) => `/tools/item-${i}`)));
+    expect(t).toContain("how the finish works");
+    expect(t).not.toContain("Fluke 117 multimeter");
+  });
+});
