@@ -28,7 +28,7 @@ import { cleanupRoot } from "./content/cleanup.ts";
 import { dropClosingDisclaimer } from "./content/closing-disclaimer.ts";
 import { dropClosingHeadings, dropClosingLinkLine } from "./content/closing-heading.ts";
 import { checkboxLabels, dropCheckboxLabels, dropRepeatedControls } from "./content/control-labels.ts";
-import { expandCore, expandFrom, findCore } from "./content/core.ts";
+import { expandCore, expandFrom, findCore, ownMain } from "./content/core.ts";
 import { dropCtaBoxes } from "./content/cta-boxes.ts";
 import { dropPostChrome, dropThreadNotices } from "./content/discussion.ts";
 import { dropDismissibleNotices } from "./content/dismissible.ts";
@@ -176,9 +176,10 @@ export function extractMainContent(
   // A thread of short posts can score no higher than the page around it, or with the furniture
   // around it: the posts say where it is (content/posts-root.ts).
   if (discussion) root = threadRoot(root, body, stats);
-  // The best subtree pulled up a level by leftovers beside its content (content/score.ts innerRoot);
-  // a root grown from the core keeps what the growth kept.
-  if (root === best && !grown && !discussion) root = innerRoot(root, stats);
+  // The best subtree pulled up a level by leftovers beside its content: the page's one <main> when
+  // it holds most of it (content/core.ts ownMain), then the child that holds nearly all of it
+  // (content/score.ts innerRoot). A root grown from the core keeps what the growth kept.
+  if (root === best && !grown && !discussion) root = innerRoot(ownMain(root, stats) ?? root, stats);
   const rootStats = stats.get(root);
   const chosen = rootStats && rootStats.chars > 0 && rootStats.score > 0 ? root : fallbackRoot(document, body);
   if (!clean) return { root: chosen, title: titleForRoot(titleHeading, chosen, stats) };
