@@ -5,6 +5,7 @@
  */
 import { childPrefix, linksToChildren } from "./child-links.ts";
 import { HEADING_TAGS, linkHost, sameSite, tagOf } from "./dom.ts";
+import { introduced } from "./lead-in.ts";
 import { outboundLines } from "./outbound-links.ts";
 import type { NodeStats, StatsMap } from "./score.ts";
 import { itemOfTextList } from "./text-lists.ts";
@@ -130,7 +131,8 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
   const base = opts.url && !opts.article ? childPrefix(opts.url) : null;
   // A paragraph or list item that is one link to another site is what the page points to; so are
   // the blocks inside it (`inLine`: an item's heading around the link, "<li><h2><a>Fluke 117</a></h2></li>",
-  // was taken for a block of links: WCXB 0068 0.885 -> 0.989, no page down).
+  // was taken for a block of links: WCXB 0068 0.885 -> 0.989, no page down). So is a list a sentence
+  // introduces, and its entries (content/lead-in.ts).
   const outbound = outboundLines(root, opts.host);
   // Inside a grid item (a card) link blocks are the card's name and details: kept.
   const walk = (el: Element, inItem: boolean, inLine = false) => {
@@ -154,6 +156,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         !inLine &&
         !outbound.has(c) &&
         !itemOfTextList(c, stats) &&
+        !introduced(c, stats, RELATED_HEADING) &&
         (opts.article || c.querySelectorAll("a").length >= 3) &&
         !(base && opts.url && linksToChildren(c, base, opts.url));
       const caption =
@@ -202,7 +205,8 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         s.prose === 0 &&
         s.chars < FORM_CHARS;
       if (linkList || caption || label || cookieNote || figureText || quickBuy || cta || menu || form) c.remove();
-      else if (c.firstElementChild) walk(c, inItem || items?.has(c) === true, inLine || outbound.has(c));
+      else if (c.firstElementChild)
+        walk(c, inItem || items?.has(c) === true, inLine || outbound.has(c) || introduced(c, stats, RELATED_HEADING));
       c = next;
     }
   };

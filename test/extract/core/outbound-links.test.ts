@@ -60,7 +60,7 @@ describe("lists of links to other sites", () => {
 
 describe("a list of links to other sites whose items hold the link in a heading", () => {
   const list = (href: (i: number) => string) =>
-    `<h4>Top expert recommendations:</h4><ul>${["Fluke 117 multimeter", "Klein Tools MM400 meter"].map((p, i) => `<li><h2><a href="${href(i)}">${p}</a></h2></li>`).join("")}</ul>`;
+    `<h4>Top expert recommendations</h4><ul>${["Fluke 117 multimeter", "Klein Tools MM400 meter"].map((p, i) => `<li><h2><a href="${href(i)}">${p}</a></h2></li>`).join("")}</ul>`;
 
   it("keeps the items: each is one link to another site, set as a heading", () => {
     const t = text(story(list((i) => `https://shop${i}.example.net/item-${i}`)));
