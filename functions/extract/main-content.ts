@@ -129,11 +129,14 @@ export function extractMainContent(
     const bestProse = stats.get(best)?.prose ?? 0;
     // A post beside a block of other posts that outweighs it is the root (content/own-post.ts).
     const ownPost = ownPostBesidePosts(core.el, best, stats);
+    // A core without prose (a table's rows outvoting the two paragraphs above it) does not bound
+    // the article: grown from it, the root stops at the table (WCXB 0103 0.554 -> 1.000).
+    const proseless = stats.has(core.el) && coreProse === 0;
     if (ownPost) {
       root = ownPost;
       article = true;
       grown = true;
-    } else if (articleEl && best.contains(articleEl) && isLoneArticle(articleEl, best, stats)) {
+    } else if (articleEl && !proseless && best.contains(articleEl) && isLoneArticle(articleEl, best, stats)) {
       root = expandCore(core, articleEl, stats, true, host);
       article = true;
       grown = true;
