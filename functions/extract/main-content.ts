@@ -21,7 +21,7 @@
  */
 
 import { dropAppeals } from "./content/appeals.ts";
-import { dropAuthorBio, dropLabelledBios } from "./content/author-bio.ts";
+import { dropAuthorBio, dropLabelledBios, dropNamedBios } from "./content/author-bio.ts";
 import { dropBadges } from "./content/badges.ts";
 import { dropCarousels, dropOtherProductSections } from "./content/carousel.ts";
 import { cleanupRoot } from "./content/cleanup.ts";
@@ -263,6 +263,7 @@ export function extractMainContent(
   if (author && articleLike && !discussion) dropAuthorBio(chosen, author);
   // A bio box under its label ("About the reviewer", "Written by"): content/author-bio.ts.
   if (articleLike && !discussion) dropLabelledBios(chosen);
+  if (articleLike && !discussion) dropNamedBios(chosen);
   // The publisher's appeal for readers' support under the story (content/appeals.ts).
   if (articleLike && !discussion && !product && !listing && !sections) dropAppeals(chosen);
   // The same block twice (a responsive layout's wide and narrow copies): the reader sees one.

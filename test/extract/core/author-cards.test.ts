@@ -47,9 +47,10 @@ describe("an author card under the story", () => {
   });
 
   it("keeps the card of someone else than the page's author", () => {
+    // The story goes on after it: a card closing the story goes whoever it names (named-bios test).
     const t = page(
       "Tom Reyes",
-      card("Jane Marlow is the senior editor of Home &amp; Garden. She also writes about houseplants."),
+      `${card("Jane Marlow is the senior editor of Home &amp; Garden. She also writes about houseplants.")}${para("repotting", 3)}`,
     );
     expect(t).toContain("Jane Marlow is the senior editor");
   });
