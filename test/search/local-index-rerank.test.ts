@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
 import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
-import { DEFAULT_REGULARISATION, regularisedOrder, regularisedPage } from "../../functions/search/local/regularise.ts";
+import {
+  candidateCosines,
+  DEFAULT_REGULARISATION,
+  regularisedOrder,
+  regularisedPage,
+  regularisedValues,
+} from "../../functions/search/local/regularise.ts";
 import {
   FEATURES,
   type RerankCandidate,
@@ -68,6 +74,45 @@ describe("rerankFeatures", () => {
     expect(f(sa, "qcos")).toBeGreaterThan(f(sx, "qcos"));
     // The best scoring candidate is first in the regularised order.
     expect(f(sx, "rrank")).toBe(1);
+    // a holds both of the query's adjacent pairs next to each other (quokka habitat, habitat [and] burrows).
+    expect(f(sa, "pairs")).toBe(1);
+    expect(f(sx, "pairs")).toBe(0);
+    expect(f(so, "pairs")).toBe(0);
+  });
+
+  it("related: a candidate lacking a query term earns its idf share times its likeness to the candidates holding it, up to 0.1", () => {
+    // m lacks burrows but reads like a (which holds it); o lacks every word and shares nothing with them.
+    const m = cand("m", 9, "Quokka habitat on the island", "The quokka habitat holds colonies on the island.");
+    const cands = [scattered(10), focused(9.5), m, other];
+    // burrows weighs 0.2 of the query's idf mass 5.2 here, so that the credit stays below the cap (0.1).
+    const low = (term: string) => (term === "burrow" ? 0.2 : idf(term));
+    const x = rerankFeatures(QUERY, cands, low, reg);
+    const related = (i: number) => (x[i] as number[])[FEATURES.indexOf("related")] as number;
+    // x and a hold every query term. (o lacks all three, and shares "the" with their holders.)
+    expect(related(0)).toBe(0);
+    expect(related(1)).toBe(0);
+    expect(related(3)).toBeGreaterThan(0);
+    // The cosine of m with the sum of x's and a's unit vectors, weighed by burrow's share of the idf mass.
+    const c = candidateCosines(cands);
+    const n = cands.length;
+    const at = (i: number, j: number) => c[i * n + j] as number;
+    const expected = ((0.2 / 5.2) * (at(2, 0) + at(2, 1))) / Math.sqrt(at(0, 0) + at(1, 1) + 2 * at(0, 1));
+    expect(related(2)).toBeGreaterThan(0.02);
+    expect(related(2)).toBeCloseTo(expected, 12);
+    // With burrow's own idf (2.5 of 7.5) the credit reaches the cap.
+    expect((rerankFeatures(QUERY, cands, idf, reg)[2] as number[])[FEATURES.indexOf("related")]).toBe(0.1);
+    // Pairs in either order count: "Burrows: habitat notes" holds habitat–burrow, not quokka–habitat.
+    const r = cand("r", 8, "Notes", "Burrows: habitat notes.");
+    expect((rerankFeatures(QUERY, [r, other], idf, reg)[0] as number[])[FEATURES.indexOf("pairs")]).toBe(0.5);
+  });
+
+  it("candidateCosines gives regularisedValues the cosines it would compute", () => {
+    const cands = [scattered(10), focused(9.5), other];
+    const c = candidateCosines(cands);
+    expect(c[0]).toBe(1);
+    expect(c[1]).toBeGreaterThan(0);
+    expect(c[1]).toBe(c[3]);
+    expect(regularisedValues(cands, reg, c)).toEqual(regularisedValues(cands, reg));
   });
 });
 
@@ -79,9 +124,12 @@ describe("rerankedOrder", () => {
   });
 
   it("near miss: one missing the query's rarest word falls below one holding it all, whichever scores a little better", () => {
+    // n reads almost as a, the one candidate holding burrows (a cosine of about 0.9): related credits
+    // it the missing word only up to its cap, less than a's other features give a.
     const near = (ranked: number) =>
       cand("n", ranked, "Quokka habitat and nests", "The quokka habitat holds nests on the island. Colonies stay small.");
     expect(regularisedOrder([near(10), focused(9.5), other], reg)).toEqual(["n", "a", "o"]);
+    expect(rerankFeatures(QUERY, [near(10), focused(9.5), other], idf, reg)[0]?.[FEATURES.indexOf("related")]).toBe(0.1);
     expect(rerankedOrder(QUERY, [near(10), focused(9.5), other], idf, reg)).toEqual(["a", "n", "o"]);
     expect(rerankedOrder(QUERY, [focused(10), near(9.5), other], idf, reg)).toEqual(["a", "n", "o"]);
   });

@@ -42,6 +42,7 @@
  * 11, 0.7222 (0.7017 / 0.7439; cross-validated 0.7002 / 0.7443). On top of them: 30 depth-2 LambdaMART trees, held-out
  * gain +0.0047 against the linear model's +0.0067 (6 halves); the first 60, regularised together, cross-validated 0.7065 /
  * 0.7373 (mean 0.7219, against 0.7222); the reranked scores regularised again (2 neighbours, 0.1–0.3) 0.7167–0.7211.
+ * Since, two features more (related, pairs: rerank.ts), 0.7303 (0.7102 / 0.7515; cross-validated 0.7109 / 0.7509).
  *
  * Only pages within the candidates are reordered (pages 0–2); later pages are BM25's ranks past the
  * candidates, so no document appears on two pages. A row's `score` stays its BM25 score.
@@ -73,17 +74,12 @@ export interface Candidate {
 }
 
 /**
- * Each candidate's regularised value (see the top of this file) and the neighbours' share it borrows
- * (the weighted mean of their scores over the best), in the order given. Candidates with no
- * positive score or no vector keep their own score share only; with fewer than two candidates, no
- * positive score, no weight or no neighbours the value is the score share alone.
+ * The candidates' pairwise cosines, n × n by rows (1 on the diagonal, 0 for a candidate with no
+ * vector): dot products through the candidates' own inverted lists, Σ over terms of (candidates
+ * holding it)².
  */
-export function regularisedValues(cands: Candidate[], p: RegularisationParams): { value: number; borrowed: number }[] {
+export function candidateCosines(cands: Candidate[]): Float64Array {
   const n = cands.length;
-  const top = Math.max(0, ...cands.map((c) => c.ranked));
-  const share = (c: Candidate) => (top > 0 && Number.isFinite(c.ranked) ? c.ranked / top : 0);
-  if (n < 2 || top <= 0 || p.weight <= 0 || p.neighbours <= 0) return cands.map((c) => ({ value: share(c), borrowed: 0 }));
-  // Dot products through the candidates' own inverted lists: Σ over terms of (candidates holding it)².
   const lists = new Map<string, { i: number; w: number }[]>();
   const norms = new Float64Array(n);
   cands.forEach((c, i) => {
@@ -106,12 +102,37 @@ export function regularisedValues(cands: Candidate[], p: RegularisationParams): 
       }
     }
   }
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const norm = Math.sqrt((norms[i] as number) * (norms[j] as number));
+      dot[i * n + j] = norm > 0 ? (i === j ? 1 : (dot[i * n + j] as number) / norm) : 0;
+    }
+  }
+  return dot;
+}
+
+/**
+ * Each candidate's regularised value (see the top of this file) and the neighbours' share it borrows
+ * (the weighted mean of their scores over the best), in the order given. Candidates with no
+ * positive score or no vector keep their own score share only; with fewer than two candidates, no
+ * positive score, no weight or no neighbours the value is the score share alone. `cosines`:
+ * candidateCosines's, when the caller has them.
+ */
+export function regularisedValues(
+  cands: Candidate[],
+  p: RegularisationParams,
+  cosines?: Float64Array,
+): { value: number; borrowed: number }[] {
+  const n = cands.length;
+  const top = Math.max(0, ...cands.map((c) => c.ranked));
+  const share = (c: Candidate) => (top > 0 && Number.isFinite(c.ranked) ? c.ranked / top : 0);
+  if (n < 2 || top <= 0 || p.weight <= 0 || p.neighbours <= 0) return cands.map((c) => ({ value: share(c), borrowed: 0 }));
+  const cos = cosines ?? candidateCosines(cands);
   return cands.map((c, i) => {
     const sims: { sim: number; j: number }[] = [];
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
-      const norm = Math.sqrt((norms[i] as number) * (norms[j] as number));
-      sims.push({ sim: norm > 0 ? Math.max(0, (dot[i * n + j] as number) / norm) : 0, j });
+      sims.push({ sim: Math.max(0, cos[i * n + j] as number), j });
     }
     const nearest = sims.sort((a, b) => b.sim - a.sim || a.j - b.j).slice(0, p.neighbours);
     const total = nearest.reduce((s, x) => s + x.sim, 0);

@@ -1,6 +1,6 @@
 /**
  * A learned reordering of the first page's candidates (the best 30 by BM25, as regularise.ts reads
- * them): a linear combination of eleven generic query–document features, each computed here from
+ * them): a linear combination of thirteen generic query–document features, each computed here from
  * the candidate rows the query already reads, their regularisation vectors and the df of the
  * query's terms (read in regularise.ts's one df statement):
  *   reg         the regularised value (regularise.ts), which alone gives the regularised order;
@@ -13,23 +13,79 @@
  *   prefix      the share of the query's idf mass whose words' first 5 letters begin a document word;
  *   titleCos    the cosine of the query's idf vector and the title's (1 + ln tf) · idf one;
  *   titleCover  the share of the title's idf mass the query holds;
- *   qcos        the cosine of the query's idf vector and the candidate's regularisation vector.
+ *   qcos        the cosine of the query's idf vector and the candidate's regularisation vector;
+ *   related     for each query term the document lacks, its idf times the cosine of the document's
+ *               vector with the sum of the unit vectors of the candidates holding the term, over the
+ *               query's idf mass, at most 0.1 (RELATED_CAP): credit for a missing word from reading
+ *               like the candidates that use it (a translation model from the candidates, as local
+ *               context analysis, Xu & Croft 1996, finds related terms in them); made from the
+ *               candidates' cosine matrix, which regularise.ts's regularisedValues shares
+ *               (candidateCosines);
+ *   pairs       the share of the query's adjacent term pairs (stop-words dropped) that stand next to
+ *               each other, in either order, in the title or in one sentence.
  * A candidate's value is Σ w_f · x_f, the weights other than reg's scaled by `weight` (0: the
  * regularised order).
  *
  * Learned in memory on the SciFact train queries as a pairwise linear model (logistic loss over
  * pairs of a relevant and a non-relevant candidate in the first 30, each pair weighed by the change
- * in nDCG@10's discount swapping them would make, as LambdaRank; L2 0.01 toward the regularised
- * order alone; 1,000 gradient steps on features scaled by their spread). Cross-validated on the
- * query ids' parity, learnt on one half and measured on the other: odd 0.7342 -> 0.7443 (+0.0101),
- * even 0.6963 -> 0.7002 (+0.0039), the halves' mean 0.7153 -> 0.7222; over 10 random halvings the
- * held-out gain averaged +0.0069 (+0.0018 to +0.0153). The two halves' weights share their signs
- * and are within a factor 2 of each other. The weights here are learnt on all 809 queries (0.7222;
- * even 0.7017, odd 0.7439 on the queries they were learnt on), reg's set to 1. The feature set was
- * chosen among 20 after seeing the parity halves (the random halvings are the fairer figure); the
- * others, and coordinate ascent, did not hold out: see regularise.ts. It reads the candidates' text
- * as regularise.ts analysed it (analyseText); with that analysis, about 6 ms of CPU a query on a
- * loaded 2-core machine (SciFact's abstracts), where the two analysing it apart took 7–10 ms.
+ * in nDCG@10's discount, at their places in the regularised order, swapping them would make, as
+ * LambdaRank; L2 0.01 toward the regularised order alone; 1,000 gradient steps of 0.2 on features
+ * centred and scaled by their spread). The weights here are learnt on all 809 queries, reg's set to
+ * 1: 0.7303 (even 0.7102, odd 0.7515 on the queries they were learnt on). Cross-validated, learnt on
+ * one half and measured on the other: on the query ids' parity odd 0.7342 -> 0.7509 (+0.0167), even
+ * 0.6963 -> 0.7109 (+0.0146) over the regularised order; over 10 random halvings the held-out figure
+ * averaged 0.7280 against 0.7148. The two halves' weights share their signs (the odd half's are
+ * two to four times the even's beside reg's).
+ *
+ * The eleven features before related and pairs were chosen among 20 after seeing the parity halves
+ * (the others, and coordinate ascent, did not hold out: see regularise.ts): 0.7222 with their own
+ * weights (even 0.7017, odd 0.7439); learnt again by the same procedure, 0.7230 in sample, held out
+ * odd 0.7424, even 0.7000, random halvings 0.7211. The two added: held-out gain over those eleven
+ * odd +0.0085, even +0.0109, random halvings +0.0069 (+0.0049 to +0.0093, 10 of 10 positive);
+ * uncapped +0.0083 / +0.0082 / +0.0053 (+0.0033 to +0.0084), capped at 0.15 +0.0085 / +0.0094 /
+ * +0.0055 (the cap chosen on the even ids among none, 0.07, 0.1 and 0.15; 0.1 is about SciFact's
+ * 92nd percentile of related, whose largest is 0.22); related uncapped alone +0.0036 / +0.0067 /
+ * +0.0040 (+0.0016 to +0.0059), pairs alone +0.0030 / +0.0021 / +0.0019 (-0.0001 to +0.0044), pairs
+ * with the square root of related +0.0054 / +0.0070 / +0.0036 over pairs alone. By the query's
+ * distinct terms, held out on parity: 4 or fewer (21 queries) 0.6634 either way, 5–6 (134) +0.0112,
+ * 7–9 (303) +0.0047, 10 or more (351) +0.0140. Uncapped, related took a near twin lacking one of 3
+ * query words above the one holding them all (the near-miss test; a cosine of about 0.9).
+ *
+ * Tried on top of the eleven, each added alone (held-out gain, odd / even / random halvings' mean,
+ * how many of 10 positive), none taken: where in the abstract the best sentence is (relative place
+ * +0.0009 / +0.0011 / -0.0003, 5; among the last 2 +0.0004 / +0.0009 / +0.0000, 6), the last 2
+ * sentences' best share -0.0005 / +0.0010 / +0.0001 (5), over the best sentence's -0.0003 / +0.0001
+ * / -0.0005 (4), the first sentence's share -0.0014 / +0.0034 / +0.0004 (6); the best sentence's
+ * saturated (BM25-like) idf score +0.0020 / +0.0003 / +0.0002 (6), its ordered query pairs +0.0002 /
+ * +0.0003 / -0.0003 (5); ordered pairs in the document +0.0025 / +0.0004 / +0.0006 (7); the likeness
+ * to the first 3 or 5 in regularised order (a feature, not fused) +0.0009 / +0.0003 / -0.0001 (4),
+ * +0.0030 / +0.0025 / -0.0007 (4); the query's tokens with digits held whole +0.0036 / +0.0003 /
+ * -0.0006 (2), or missed -0.0007 (3); the score gap to the best +0.0008 / +0.0013 / -0.0002 (4);
+ * 1 / log2(2 + BM25 place) ±0 / ±0 / -0.0004 (4); reg × qcos +0.0012 / +0.0009 / +0.0004 (8), reg ×
+ * sentShare -0.0002 (3), reg² -0.0001 (3); the log length -0.0006 (6). Forms of related: the
+ * holders' vectors without the query's terms -0.0008 / +0.0070 / +0.0037 (10), weighed by their reg
+ * -0.0009 / +0.0077 / +0.0024 (10), only the best 5 holders +0.0023 / +0.0032 / +0.0025 (10), the
+ * nearest holder alone +0.0008 / +0.0021 / -0.0003 (5), held mass plus the credit +0.0011 / +0.0020
+ * / +0.0012 (9); every query term's other holders (held terms too), with ordered pairs, +0.0023 /
+ * +0.0027 / +0.0005 (7); with pairs, every term's holders with the document itself +0.0080 /
+ * +0.0035 / +0.0025 (9), the credit over the missing mass +0.0076 / +0.0080 / +0.0047. Forms of
+ * pairs, with related: ordered +0.0059 / +0.0044 / +0.0047, ordered and idf-weighed +0.0037 /
+ * +0.0055 / +0.0046. The thirteen (related uncapped) with a fourteenth, over the eleven: the best
+ * sentence's saturated score +0.0086 / +0.0087 / +0.0052, ordered pairs +0.0094 / +0.0082 / +0.0062
+ * (their weight negative against the unordered); ordered pairs and pairs in the title, with related
+ * +0.0060 / +0.0088 / +0.0048. L2 0.1 or 0.001 instead of 0.01: +0.0049 or +0.0054 over the eleven
+ * at the same L2 (uncapped). Dynamic LambdaRank weights (the pairs' discounts from the model's
+ * order, again every 50 steps): uncapped, +0.0056 / +0.0050 / +0.0046 over the eleven learnt so.
+ * Over the thirteen (related uncapped), a fourteenth: the first sentence's share +0.0018 / +0.0016 /
+ * +0.0019 (+0.0001 to +0.0041; 0.7311 in sample, and a web page's first sentence is often not its
+ * text's), the best sentence's saturated score +0.0000 / +0.0010 / -0.0003, likeness to the first 5
+ * -0.0004 / +0.0025 / +0.0015, reg × qcos +0.0002 / +0.0005 / -0.0001, ordered pairs +0.0009 /
+ * +0.0000 / +0.0004. These were compared on the same halvings, so the random halvings too were seen
+ * in choosing among some 40 forms.
+ *
+ * It reads the candidates' text as regularise.ts analysed it (analyseText); with that analysis,
+ * about 3 ms of CPU a query in memory on SciFact's candidates (0.2 ms more than the eleven), and
+ * about 6 ms in the service on a loaded 2-core machine, where the two analysing it apart took 7–10 ms.
  */
 import type { Db } from "../../db/db.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -41,6 +97,7 @@ import {
   type AnalysedText,
   analyseText,
   type Candidate,
+  candidateCosines,
   candidateVectors,
   DEFAULT_REGULARISATION,
   type RegularisationParams,
@@ -66,12 +123,18 @@ export interface RerankCandidate extends Candidate {
 
 export const FEATURES = [
   "reg", "borrowed", "rrank", "idfShare", "countShare", "sentShare", "gram5", "prefix", "titleCos", "titleCover", "qcos",
+  "related", "pairs",
 ] as const; // biome-ignore format: a list
 
 /** The weights, in FEATURES' order (learnt on all 809 SciFact train queries). */
-export const WEIGHTS: readonly number[] = [1, 0.4564, 0.2988, -0.479, -0.4453, 0.4168, 0.4754, 0.4817, -0.2927, 0.6416, 1.1142];
+export const WEIGHTS: readonly number[] = [
+  1, 0.8823, 0.7453, 0.8708, -0.7916, 0.7037, 1.0225, 0.6945, -0.4372, 0.821, 2.368, 14.0069, 0.9126,
+];
 
 const GRAM = 5;
+
+/** The most `related` counts (about SciFact's 92nd percentile; chosen on the even query ids: see the top). */
+const RELATED_CAP = 0.1;
 
 /** A word's character 5-grams (a word of up to 5 characters whole). */
 function gramsOf(word: string, into: Set<string>): void {
@@ -87,11 +150,22 @@ interface QueryView {
   /** Each query word (stop-words dropped): its first 5 letters and its term's idf. */
   prefixes: { prefix: string; idf: number }[];
   grams: Set<string>;
+  /** The query's adjacent pairs of terms (stop-words dropped; two different terms), as pairKey gives them. */
+  pairs: Set<string>;
 }
+
+/** Two terms as one key, in either order. */
+const pairKey = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
 
 function queryView(text: string, language: string, idf: (term: string) => number): QueryView {
   const terms = new Map<string, number>();
-  for (const term of analyze(text, language)) terms.set(term, idf(term));
+  const sequence = analyze(text, language);
+  const pairs = new Set<string>();
+  for (const [k, term] of sequence.entries()) {
+    terms.set(term, idf(term));
+    const next = sequence[k + 1];
+    if (next !== undefined && next !== term) pairs.add(pairKey(term, next));
+  }
   let mass = 0;
   let sq = 0;
   for (const w of terms.values()) {
@@ -106,7 +180,7 @@ function queryView(text: string, language: string, idf: (term: string) => number
     prefixes.push({ prefix: word.slice(0, GRAM), idf: terms.get(term) ?? 0 });
     gramsOf(word, grams);
   }
-  return { terms, mass, norm: Math.sqrt(sq), prefixes, grams };
+  return { terms, mass, norm: Math.sqrt(sq), prefixes, grams, pairs };
 }
 
 const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a / b) ? a / b : 0);
@@ -151,7 +225,8 @@ export function rerankFeatures(
     }
     return v;
   };
-  const values = regularisedValues(cands, reg);
+  const cosines = candidateCosines(cands);
+  const values = regularisedValues(cands, reg, cosines);
   const order = values.map((v, i) => ({ i, v: v.value })).sort((a, b) => b.v - a.v || a.i - b.i);
   const rrank = new Float64Array(n);
   order.forEach(({ i }, k) => {
@@ -162,10 +237,15 @@ export function rerankFeatures(
   const queryGrams = new Set<string>();
   const queryStarts = new Set<string>();
   for (const c of cands) viewOf(c.language);
+  const queryTerms = new Set<string>();
+  const queryPairs = new Set<string>();
   for (const v of views.values()) {
     for (const g of v.grams) queryGrams.add(g);
     for (const p of v.prefixes) queryStarts.add(p.prefix);
+    for (const t of v.terms.keys()) queryTerms.add(t);
+    for (const p of v.pairs) queryPairs.add(p);
   }
+  const heldPairs: Set<string>[] = [];
   const heldGrams: Set<string>[] = [];
   const heldStarts: Set<string>[] = [];
   const holders = new Map<string, number>();
@@ -180,6 +260,21 @@ export function rerankFeatures(
     const words = new Set(text.title.words);
     for (const sentence of text.sentences) for (const w of sentence.words) words.add(w);
     sentences.push(text.sentences.map((sentence) => new Set(sentence.terms)));
+    // The query's pairs adjacent in the title or in one sentence (stop-words dropped), in either order.
+    const pairs = new Set<string>();
+    if (queryPairs.size > 0)
+      for (const r of [text.title, ...text.sentences]) {
+        let last = "";
+        for (const term of r.terms) {
+          if (!term) continue;
+          if (last && term !== last && queryTerms.has(term) && queryTerms.has(last)) {
+            const key = pairKey(last, term);
+            if (queryPairs.has(key)) pairs.add(key);
+          }
+          last = term;
+        }
+      }
+    heldPairs.push(pairs);
     const grams = new Set<string>();
     const starts = new Set<string>();
     for (const word of words) {
@@ -198,8 +293,34 @@ export function rerankFeatures(
     heldGrams.push(grams);
     heldStarts.push(starts);
   }
+  // Each query term's candidates (those holding it): the squared norm of the sum of their unit
+  // vectors, Σ_j Σ_k cos(j, k), made once; a candidate's cosine with that sum is Σ_j cos(i, j) over it.
+  const holding = new Map<string, { held: number[]; norm: number } | null>();
+  const holdersOf = (term: string) => {
+    let h = holding.get(term);
+    if (h !== undefined) return h;
+    const held: number[] = [];
+    cands.forEach((d, j) => {
+      if (d.vector.has(term)) held.push(j);
+    });
+    let sq = 0;
+    for (const j of held) for (const k of held) sq += cosines[j * n + k] as number;
+    h = sq > 0 ? { held, norm: Math.sqrt(sq) } : null;
+    holding.set(term, h);
+    return h;
+  };
   return cands.map((c, i) => {
     const q = viewOf(c.language);
+    // related: for each query term the candidate lacks, its likeness to the candidates holding it.
+    let related = 0;
+    for (const [term, w] of q.terms) {
+      if (!(w > 0) || c.vector.has(term)) continue;
+      const h = holdersOf(term);
+      if (!h) continue;
+      let sum = 0;
+      for (const j of h.held) sum += cosines[i * n + j] as number;
+      related += (w * sum) / h.norm;
+    }
     let matched = 0;
     for (const term of q.terms.keys()) if (c.vector.has(term)) matched++;
     let best = 0;
@@ -243,6 +364,8 @@ export function rerankFeatures(
       cosine(q, titleVector),
       ratio(covered, titleMass),
       cosine(q, c.vector),
+      Math.min(RELATED_CAP, ratio(related, q.mass)),
+      ratio([...(heldPairs[i] as Set<string>)].filter((p) => q.pairs.has(p)).length, q.pairs.size),
     ];
     return x.map((f) => (Number.isFinite(f) ? f : 0));
   });
