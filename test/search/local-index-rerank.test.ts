@@ -78,6 +78,9 @@ describe("rerankFeatures", () => {
     expect(f(sa, "pairs")).toBe(1);
     expect(f(sx, "pairs")).toBe(0);
     expect(f(so, "pairs")).toBe(0);
+    // a's first sentence holds the query whole; x's ("Tomato compost and seeds.") none of it.
+    expect(f(sa, "firstShare")).toBeCloseTo(1, 9);
+    expect(f(sx, "firstShare")).toBe(0);
   });
 
   it("related: a candidate lacking a query term earns its idf share times its likeness to the candidates holding it, up to 0.1", () => {

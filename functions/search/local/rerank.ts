@@ -1,6 +1,6 @@
 /**
  * A learned reordering of the first page's candidates (the best 30 by BM25, as regularise.ts reads
- * them): a linear combination of thirteen generic query–document features, each computed here from
+ * them): a linear combination of fourteen generic query–document features, each computed here from
  * the candidate rows the query already reads, their regularisation vectors and the df of the
  * query's terms (read in regularise.ts's one df statement):
  *   reg         the regularised value (regularise.ts), which alone gives the regularised order;
@@ -22,7 +22,9 @@
  *               candidates' cosine matrix, which regularise.ts's regularisedValues shares
  *               (candidateCosines);
  *   pairs       the share of the query's adjacent term pairs (stop-words dropped) that stand next to
- *               each other, in either order, in the title or in one sentence.
+ *               each other, in either order, in the title or in one sentence;
+ *   firstShare  the first sentence's share of the query's idf mass (the first holding a word other
+ *               than stop-words: what an abstract, or a news story's lead, is about).
  * A candidate's value is Σ w_f · x_f, the weights other than reg's scaled by `weight` (0: the
  * regularised order).
  *
@@ -31,25 +33,30 @@
  * in nDCG@10's discount, at their places in the regularised order, swapping them would make, as
  * LambdaRank; L2 0.01 toward the regularised order alone; 1,000 gradient steps of 0.2 on features
  * centred and scaled by their spread). The weights here are learnt on all 809 queries, reg's set to
- * 1: 0.7303 (even 0.7102, odd 0.7515 on the queries they were learnt on). Cross-validated, learnt on
- * one half and measured on the other: on the query ids' parity odd 0.7342 -> 0.7509 (+0.0167), even
- * 0.6963 -> 0.7109 (+0.0146) over the regularised order; over 10 random halvings the held-out figure
- * averaged 0.7280 against 0.7148. The two halves' weights share their signs (the odd half's are
- * two to four times the even's beside reg's).
+ * 1: 0.7330 (even 0.7128, odd 0.7542 on the queries they were learnt on). Cross-validated, learnt on
+ * one half and measured on the other: on the query ids' parity odd 0.7342 -> 0.7538 (+0.0196), even
+ * 0.6963 -> 0.7113 (+0.0150) over the regularised order; over 10 random halvings the held-out figure
+ * averaged 0.7298 against 0.7148. The two halves' weights share their signs (the odd half's are
+ * two to six times the even's beside reg's).
  *
- * The eleven features before related and pairs were chosen among 20 after seeing the parity halves
+ * The eleven features before the last three were chosen among 20 after seeing the parity halves
  * (the others, and coordinate ascent, did not hold out: see regularise.ts): 0.7222 with their own
  * weights (even 0.7017, odd 0.7439); learnt again by the same procedure, 0.7230 in sample, held out
- * odd 0.7424, even 0.7000, random halvings 0.7211. The two added: held-out gain over those eleven
- * odd +0.0085, even +0.0109, random halvings +0.0069 (+0.0049 to +0.0093, 10 of 10 positive);
- * uncapped +0.0083 / +0.0082 / +0.0053 (+0.0033 to +0.0084), capped at 0.15 +0.0085 / +0.0094 /
- * +0.0055 (the cap chosen on the even ids among none, 0.07, 0.1 and 0.15; 0.1 is about SciFact's
- * 92nd percentile of related, whose largest is 0.22); related uncapped alone +0.0036 / +0.0067 /
- * +0.0040 (+0.0016 to +0.0059), pairs alone +0.0030 / +0.0021 / +0.0019 (-0.0001 to +0.0044), pairs
- * with the square root of related +0.0054 / +0.0070 / +0.0036 over pairs alone. By the query's
- * distinct terms, held out on parity: 4 or fewer (21 queries) 0.6634 either way, 5–6 (134) +0.0112,
- * 7–9 (303) +0.0047, 10 or more (351) +0.0140. Uncapped, related took a near twin lacking one of 3
- * query words above the one holding them all (the near-miss test; a cosine of about 0.9).
+ * odd 0.7424, even 0.7000, random halvings 0.7211. The three added: held-out gain over those eleven
+ * odd +0.0114, even +0.0113, random halvings +0.0087 (+0.0058 to +0.0132, 10 of 10 positive);
+ * by the query's distinct terms, held out on parity: 4 or fewer (21 queries) 0.6634 either way, 5–6
+ * (134) +0.0129, 7–9 (303) +0.0065, 10 or more (351) +0.0157. Related and pairs alone, added first:
+ * +0.0085 / +0.0109 / +0.0069 (+0.0049 to +0.0093; 0.7303 in sample, even 0.7102, odd 0.7515);
+ * firstShare then added +0.0029 / +0.0004 / +0.0018 (+0.0006 to +0.0039, 10 of 10), chosen after
+ * seeing those halvings among four (cent5 +0.0012 / -0.0010 / +0.0006, the best sentence's saturated
+ * score +0.0003 / -0.0015 / -0.0004, the query's digit tokens held +0.0005 / -0.0007 / -0.0005).
+ * Related and pairs with related uncapped +0.0083 / +0.0082 / +0.0053 (+0.0033 to +0.0084), capped
+ * at 0.15 +0.0085 / +0.0094 / +0.0055 (the cap chosen on the even ids among none, 0.07, 0.1 and
+ * 0.15; 0.1 is about SciFact's 92nd percentile of related, whose largest is 0.22); related uncapped
+ * alone +0.0036 / +0.0067 / +0.0040 (+0.0016 to +0.0059), pairs alone +0.0030 / +0.0021 / +0.0019
+ * (-0.0001 to +0.0044), pairs with the square root of related +0.0054 / +0.0070 / +0.0036 over pairs
+ * alone. Uncapped, related took a near twin lacking one of 3 query words above the one holding them
+ * all (the near-miss test; a cosine of about 0.9).
  *
  * Tried on top of the eleven, each added alone (held-out gain, odd / even / random halvings' mean,
  * how many of 10 positive), none taken: where in the abstract the best sentence is (relative place
@@ -77,14 +84,13 @@
  * at the same L2 (uncapped). Dynamic LambdaRank weights (the pairs' discounts from the model's
  * order, again every 50 steps): uncapped, +0.0056 / +0.0050 / +0.0046 over the eleven learnt so.
  * Over the thirteen (related uncapped), a fourteenth: the first sentence's share +0.0018 / +0.0016 /
- * +0.0019 (+0.0001 to +0.0041; 0.7311 in sample, and a web page's first sentence is often not its
- * text's), the best sentence's saturated score +0.0000 / +0.0010 / -0.0003, likeness to the first 5
- * -0.0004 / +0.0025 / +0.0015, reg × qcos +0.0002 / +0.0005 / -0.0001, ordered pairs +0.0009 /
+ * +0.0019 (+0.0001 to +0.0041; 0.7311 in sample), the best sentence's saturated score +0.0000 /
+ * +0.0010 / -0.0003, likeness to the first 5 -0.0004 / +0.0025 / +0.0015, reg × qcos +0.0002 / +0.0005 / -0.0001, ordered pairs +0.0009 /
  * +0.0000 / +0.0004. These were compared on the same halvings, so the random halvings too were seen
  * in choosing among some 40 forms.
  *
  * It reads the candidates' text as regularise.ts analysed it (analyseText); with that analysis,
- * about 3 ms of CPU a query in memory on SciFact's candidates (0.2 ms more than the eleven), and
+ * about 3 ms of CPU a query in memory on SciFact's candidates (0.2–0.5 ms more than the eleven), and
  * about 6 ms in the service on a loaded 2-core machine, where the two analysing it apart took 7–10 ms.
  */
 import type { Db } from "../../db/db.ts";
@@ -123,12 +129,12 @@ export interface RerankCandidate extends Candidate {
 
 export const FEATURES = [
   "reg", "borrowed", "rrank", "idfShare", "countShare", "sentShare", "gram5", "prefix", "titleCos", "titleCover", "qcos",
-  "related", "pairs",
+  "related", "pairs", "firstShare",
 ] as const; // biome-ignore format: a list
 
 /** The weights, in FEATURES' order (learnt on all 809 SciFact train queries). */
 export const WEIGHTS: readonly number[] = [
-  1, 0.8823, 0.7453, 0.8708, -0.7916, 0.7037, 1.0225, 0.6945, -0.4372, 0.821, 2.368, 14.0069, 0.9126,
+  1, 0.8694, 0.7757, 0.981, -0.908, 0.5838, 1.074, 0.7395, -0.4895, 0.8223, 2.4044, 14.3666, 0.9337, 0.3944,
 ];
 
 const GRAM = 5;
@@ -324,11 +330,14 @@ export function rerankFeatures(
     let matched = 0;
     for (const term of q.terms.keys()) if (c.vector.has(term)) matched++;
     let best = 0;
-    for (const terms of sentences[i] as Set<string>[])
-      best = Math.max(
-        best,
-        massShare(q, (t) => terms.has(t)),
-      );
+    let first = -1;
+    for (const terms of sentences[i] as Set<string>[]) {
+      const share = massShare(q, (t) => terms.has(t));
+      best = Math.max(best, share);
+      // The first sentence holding a term (not only stop-words).
+      if (first < 0 && [...terms].some((t) => t !== "")) first = share;
+    }
+    first = Math.max(first, 0);
     let gramHeld = 0;
     let gramAll = 0;
     for (const g of q.grams) {
@@ -366,6 +375,7 @@ export function rerankFeatures(
       cosine(q, c.vector),
       Math.min(RELATED_CAP, ratio(related, q.mass)),
       ratio([...(heldPairs[i] as Set<string>)].filter((p) => q.pairs.has(p)).length, q.pairs.size),
+      first,
     ];
     return x.map((f) => (Number.isFinite(f) ? f : 0));
   });
