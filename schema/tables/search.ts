@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -117,10 +118,14 @@ export const searchPostings = pgTable(
   ],
 );
 
-/** Document frequency per term (BM25's IDF). */
+/**
+ * Document frequency per term (BM25's IDF) and its collection frequency (the sum of its postings'
+ * title-weighted tf: cf / df, the term's burstiness, weighs it in the query: ranking.ts).
+ */
 export const searchTerms = pgTable("search_terms", {
   term: text("term").primaryKey(),
   df: integer("df").notNull(),
+  cf: doublePrecision("cf").notNull().default(0),
 });
 
 /** Collection statistics (one row, id 1): document count and total length, for IDF and avgdl. */

@@ -1,9 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Db } from "../../functions/db/db.ts";
-import { analyze } from "../../functions/search/analyze.ts";
+import { analyze, termsOfTokens, tokenize } from "../../functions/search/analyze.ts";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
 import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
+import { TERM_WEIGHTING } from "../../functions/search/local/ranking.ts";
 
 /** Checks on the local index's tables shared by the search suites. */
 
@@ -12,7 +13,7 @@ export async function rows<T>(db: Db, q: SQL): Promise<T[]> {
 }
 
 /**
- * df and collection stats must equal what the postings and documents say, and every posting must
+ * df, cf and collection stats must equal what the postings and documents say, and every posting must
  * carry its document's owner.
  */
 export async function expectConsistent(db: Db): Promise<void> {
@@ -23,6 +24,13 @@ export async function expectConsistent(db: Db): Promise<void> {
         where t.df is distinct from p.n`,
   );
   expect(drift).toEqual([]);
+  const cfDrift = await rows(
+    db,
+    sql`select t.term, t.cf, p.cf from search_terms t
+        join (select term, sum(tf)::float8 as cf from search_postings group by term) p on p.term = t.term
+        where abs(t.cf - p.cf) > 1e-6`,
+  );
+  expect(cfDrift).toEqual([]);
   const [stats] = await rows<{ doc_count: string; total_length: string }>(db, sql`select * from search_stats where id = 1`);
   const [docs] = await rows<{ n: string; len: string | null }>(
     db,
@@ -40,7 +48,8 @@ export async function expectConsistent(db: Db): Promise<void> {
 
 /**
  * BM25 by the same formula in JS, over every document of the collection (title terms count
- * `titleWeight` times): the score of each document that contains a query term, keyed by `key`.
+ * `titleWeight` times; each term's idf weighed as ranking.ts's TERM_WEIGHTING says): the score of
+ * each document that contains a query term, keyed by `key`.
  */
 export function referenceScores(
   docs: IndexDocument[],
@@ -57,11 +66,20 @@ export function referenceScores(
   const lengths = tfs.map((m) => [...m.values()].reduce((a, c) => a + c, 0));
   const avgdl = lengths.reduce((s, l) => s + l, 0) / docs.length;
   const scores = new Map<string, number>();
-  // Each distinct query term once (ranking.ts: a repeated term counts once).
+  // Each distinct query term once (ranking.ts: a repeated term counts once), its idf weighed by
+  // its burstiness (cf / df) and, when the query spells it with a digit, the digit factor.
+  const words = tokenize(text);
+  const terms = termsOfTokens(words);
   for (const t of new Set(analyze(text))) {
-    const df = tfs.filter((m) => m.has(t)).length;
+    const holding = tfs.filter((m) => m.has(t));
+    const df = holding.length;
     if (df === 0) continue;
-    const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
+    const cf = holding.reduce((s, m) => s + (m.get(t) ?? 0), 0);
+    const digit = terms.some((term, i) => term === t && /\p{N}/u.test(words[i] as string));
+    const idf =
+      Math.log(1 + (docs.length - df + 0.5) / (df + 0.5)) *
+      (cf / df) ** TERM_WEIGHTING.burstiness *
+      (digit ? TERM_WEIGHTING.digit : 1);
     tfs.forEach((m, i) => {
       const tf = m.get(t) ?? 0;
       if (tf === 0) return;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
 import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
-import { bm25Page, DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
+import { bm25Page, DEFAULT_BM25, queryTerms, TERM_WEIGHTING } from "../../functions/search/local/ranking.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { expectConsistent, referenceScores, rows } from "../helpers/search-index.ts";
@@ -50,6 +50,14 @@ const CORPUS: IndexDocument[] = [
   },
   { url: "https://papers.example/7", title: "Feline behaviour", text: "Cat play behaviour.", type: "research_paper", year: 2023 },
 ];
+
+describe("query term weights", () => {
+  it("weigh a term the query spells with a digit, once per distinct term", () => {
+    const { terms, factors } = queryTerms(query("IL-6 raises il 6 levels in 2 cohorts"), ["en"]);
+    const d = TERM_WEIGHTING.digit;
+    expect(Object.fromEntries(terms.map((t, i) => [t, factors[i]]))).toEqual({ il: 1, 6: d, rais: 1, level: 1, 2: d, cohort: 1 });
+  });
+});
 
 describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", ({ open }) => {
   let database: TestDatabase;
@@ -101,7 +109,7 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
   }, 30_000);
 
   it("BM25 scores equal the reference formula", async () => {
-    for (const text of ["cat garden", "cat cat show", "feline genetics"]) {
+    for (const text of ["cat garden", "cat cat show", "feline genetics", "2 cats, 3 dogs"]) {
       const expected = referenceScores(CORPUS, text);
       const got = new Map<string, number>();
       for (const domainType of ["web", "news", "research_paper"] as const) {

@@ -43,7 +43,7 @@
  * gain +0.0047 against the linear model's +0.0067 (6 halves); the first 60, regularised together, cross-validated 0.7065 /
  * 0.7373 (mean 0.7219, against 0.7222); the reranked scores regularised again (2 neighbours, 0.1–0.3) 0.7167–0.7211.
  * Since, three features more (related, pairs, firstShare: rerank.ts), 0.7330 (0.7128 / 0.7542; cross-validated 0.7113 /
- * 0.7538).
+ * 0.7538); relearnt on the term-weighted BM25's candidates (ranking.ts), 0.7373 (0.7113 / 0.7648).
  *
  * Only pages within the candidates are reordered (pages 0–2); later pages are BM25's ranks past the
  * candidates, so no document appears on two pages. A row's `score` stays its BM25 score.

@@ -1,0 +1,2 @@
+ALTER TABLE "search_terms" ADD COLUMN "cf" double precision DEFAULT 0 NOT NULL;--> statement-breakpoint
+UPDATE "search_terms" t SET "cf" = p."cf" FROM (SELECT "term", sum("tf")::float8 AS "cf" FROM "search_postings" GROUP BY "term") p WHERE p."term" = t."term";
