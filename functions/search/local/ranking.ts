@@ -23,24 +23,8 @@
  * these candidates, against them relearnt on plain BM25's on the same half (θ learnt on the half
  * too): odd +0.0086 (0.7539 -> 0.7624), even +0.0004 (0.7113 -> 0.7117), random halvings +0.0027
  * (-0.0012 to +0.0057, 8 of 10); the whole pipeline in sample 0.7330 -> 0.7373 (odd 0.7542 ->
- * 0.7648, even 0.7128 -> 0.7113). Over rerank.ts's former eleven features the gain was larger: odd
- * +0.0042 (0.7431 -> 0.7473), even +0.0008 (0.7031 -> 0.7039), random halvings +0.0056 (+0.0008 to
- * +0.0103, 10 of 10), 0.7222 -> 0.7293 in sample; with their weights kept +0.0026 (-0.0030 to
- * +0.0058; even +0.0002). Other feature sets, the
- * same way (held-out gain of the BM25 order over the random halvings; then the parity halves, even /
- * odd): the digit factor alone (e^0.7) +0.0042 (-0.0041 to +0.0065; +0.0045 / +0.0086), with the
- * model relearnt +0.0033 (-0.0007 to +0.0064; +0.0028 / +0.0056), 0.7283 in-sample; idf itself as
- * a feature (a power of it) with the digit +0.0068 (+0.0010 / +0.0112) but the whole pipeline's even
- * half -0.0021; with capitals or an acronym, hyphenation and a bare number besides +0.0056
- * (-0.0017 / +0.0104; whole pipeline even -0.0035); eight query-only features (those, word length,
- * place in the query, idf by query length) -0.0027 / +0.0104, the random halvings +0.0008 to
- * +0.0063 on the first five; the share of the term's documents holding it in their title beside the
- * burstiness +0.0104 (+0.0056 / +0.0176), its weight changing sign between halves. The share of
- * relevant documents holding a query term (Zhao & Callan's necessity) correlates with burstiness
- * 0.34, the title share 0.29, co-occurrence with the query's other terms 0.15, a digit 0.06, idf
- * 0.02; necessity predicted by a logistic regression on ten such features (those, co-occurrence)
- * as a factor P^α (α 0.5–0.75, chosen on the learning half) gains +0.0056 (+0.0044 to +0.0071;
- * -0.0019 / +0.0132), and co-occurrence would cost a pass over the postings before scoring.
+ * 0.7648, even 0.7128 -> 0.7113). Over the former eleven features, and other term features:
+ * EXPERIMENTS.md.
  *
  * A page is found without reading every candidate's document row (the filters, the language check
  * and the boosts need it): the candidates are walked best BM25 score first, reading rows until
@@ -64,46 +48,8 @@
  * the requested language, and pages on the requested country's top-level domain, then rank higher
  * (RANK_BOOST); the row's `score` stays the (term-weighted) BM25 score.
  *
- * What else was tried, in memory with this analyzer on the 809 SciFact train queries (nDCG@10; odd /
- * even query ids as a held-out split; this scoring 0.7006, 0.7203 / 0.6819), and why it is not here:
- * RM3 feedback lowers it at every setting (10 docs, 10 terms, α 0.7: 0.6970; α 0.5: 0.6685);
- * proximity bonuses for query-term pairs within 2–15 positions stay within ±0.002; BM25F with its own
- * length normalisation per field 0.6980–0.7016; k1 0.6–1.5, b 0.3–0.6 at most 0.7019; a 179-word
- * stop list 0.7000; Porter2 0.6996; Greek letters spelled out 0.7008; dropping numbers 0.6977; IDF
- * raised to 1.3–2 0.6946–0.7006. Only a second representation helped: character 5-grams fused at 0.2
- * reach 0.7053 (0.7264 / 0.6853), for a second postings set several times this one's size.
- * With repeats counted once (0.7060; even 0.6895, odd 0.7234), chosen on the even ids: RM3 from 3–10
- * documents, 5–20 terms, original query 0.8–0.9: 0.7003–0.7085, at best +0.0025 on even (3 documents,
- * 20 terms, 0.9: 0.6920 / 0.7245) for a second pass; adjacent term pairs as a second postings set,
- * fused at 0.05–0.3: 0.7044–0.7085 (at best +0.0006 on even). Before it (repeats weighed): expansion
- * weighted by BM25 tf·idf from 3–10 documents 0.6529–0.7019; an unstemmed-form bonus 0.6990–0.7015;
- * an S-stemmer 0.6871; hyphenated compounds also as one joined token 0.6987; no one-character tokens
- * 0.6973; k1 1.2, b 0.75 0.7025 but lower on even (0.6813).
- * Later (repeats once, chosen on even): abbreviations mined from the corpus ("long form (ABBR)",
- * Schwartz–Hearst; 7,011 in 3,260 abstracts), a document's uses of one form also counted for the
- * other at 0.5–1: 0.7002–0.7057 (even at best 0.6869); a corpus-wide dictionary adding the other form
- * to the query at 0.3–0.6: 0.6925–0.7064 (even at best 0.6890); British spellings made American (ae,
- * oe, our, -ise, -yse, -tre, -ogue) 0.7058–0.7065 (even at best 0.6895); letters glued to digits
- * split (il6: il 6) 0.7033 (0.6824 / 0.7252), also kept whole 0.7079 (0.6868 / 0.7300);
- * letters-hyphen-digits joined (il-6: il6) 0.7050, kept both 0.7061 (0.6898 / 0.7232); Dirichlet
- * query likelihood (μ 100–2000) 0.6848–0.6943, fused at 0.1–0.5 0.6984–0.7049; DFR InL2 (c 0.5–5)
- * 0.6926–0.7061 (even at best 0.6879), fused 0.7058; a factor for the share of the query's idf mass
- * matched 0.6989–0.7040; a title bonus for that share in the title 0.7048–0.7075 (even at best
- * 0.6893), for all terms in the title no change; per-term k1 from burstiness 0.6883–0.7013; the best
- * 1–3-sentence window fused at 0.2–0.5 0.6861–0.7058; 4–7-letter prefixes as a second representation
- * fused at 0.2–0.7 0.7051–0.7086 (even at best 0.6924); documents expanded with their 3–10 nearest
- * documents' terms (Tao et al. 2006) 0.7050–0.7158, odd up to +0.019 but even at most +0.0025, for
- * 3.3–7.2 times the postings (their best 20–50 terms only: 0.6933–0.7066). What was taken: the first
- * 30 reordered by their likeness (regularise.ts), 0.7147 (0.6962 / 0.7342).
- * On top of that reordering (0.7148; 0.6963 / 0.7342), none gaining 0.003 on even: RM3 from BM25's or the reordered
- * first 2–10, 10–20 terms, 0.8–0.95, then reordered 0.7084–0.7156 (even at best 0.6965), or fused with it by RRF 0.7137;
- * adjacent pairs at 0.05–0.3 0.7073–0.7135; 5-grams re-scoring the first 30 at 0.1–0.5 0.6922–0.7148; BM25+ (δ
- * 0.05–0.5) 0.6957–0.7125, BM25L (δ 0.1–0.5) 0.7016–0.7122; a second k1/b summed in (0.3–5, 0.1–0.8) 0.7003–0.7139;
- * title weight 2 or 4, k1 0.7 or 1.2, b 0.3 or 0.5 0.7086–0.7135; an abstract's last or first 1–3 sentences weighed
- * 0.7–2 0.7061–0.7124; query terms reweighed by their share of the first 10–30 0.7039–0.7151 (even ≤ 0.6954); the
- * best sentence's share of the query's idf at 0.1–0.3 0.7097–0.7152; 5- or 6-letter prefixes fused at 0.2–0.7
- * 0.7117–0.7148 (even at best 0.6990, odd then 0.7311). Other reorderings: regularise.ts. After it 54% of the relevant
- * documents rank first, 27% 2nd–10th, 4.5% 11th–30th, 14% lower or unmatched.
+ * What else was tried, with its figures (analysis, feedback, proximity, other models, second
+ * representations): EXPERIMENTS.md in this folder.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { GLOBAL_OWNER } from "../../../schema/tables/search.ts";

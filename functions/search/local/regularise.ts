@@ -18,32 +18,8 @@
  * 0.7031–0.7120. The query reads the best 30 rows instead of 10, analyses them and reads the df of
  * their shared terms (one statement more); a weight of 0 turns it off (LocalIndexOptions).
  *
- * Tried since, against these settings (0.7148; 0.6963 / 0.7342), none gaining 0.003 on even: iterating 2–5 times
- * 0.7087–0.7141; 2–10 neighbours above a cosine of 0.1–0.4 0.6894–0.7126 (the gain comes from neighbours of low cosine
- * too); cosine² or cosine⁴ weights 0.7089–0.7125; min–max scores or geometric mixing 0.7107–0.7129; neighbours sought
- * among 50 or 100 for the first 30 0.7085–0.7130, or only among the first 5–20 0.7094–0.7123; reverse neighbours too
- * 0.7092–0.7098; a neighbour's rank for its score 0.7108–0.7134; softmax weights over all 0.7060–0.7116; a weight from
- * the score gap 0.7108–0.7143; clusters of a candidate and its 2–5 nearest 0.7027–0.7105; PageRank on the 2–10-nearest
- * graph (Kurland & Lee 2005) fused at 0.1–0.3 0.6611–0.7098; likeness to the first 3–10's centroid 0.7057–0.7082, with
- * this 0.7122–0.7140; the query's cosine at 0.05–0.3, with this 0.7136–0.7145; neighbours' terms added to a candidate's
- * tf 0.6477–0.7056; each document's 2–10 nearest in the whole index (their BM25 scores, 0 when unmatched) 0.7017–0.7092.
- * Other vectors: the postings' tf 0.7147, title unweighted 0.7095–0.7130, title and 3 sentences 0.7072–0.7090, BM25
- * weights 0.7056–0.7092, idf² 0.7063–0.7109, no idf 0.7039–0.7066, binary 0.7042–0.7073, raw tf 0.7076–0.7106, shared
- * terms only 0.7123–0.7130, the query's terms dropped 0.7095–0.7107, halved 0.7111–0.7126, doubled 0.7047–0.7062, alone
- * 0.7009–0.7024, adjacent pairs added 0.7096–0.7133.
- * Learned rerankers of the first 30 (features: rerank.ts's, and the BM25 score, title-only and text-only BM25, an
- * RM3-like score from the first 3, the shortest window holding the matched terms, adjacent query pairs within 3
- * positions, the rarest term held, the length), each learnt on one parity half and measured on the other (odd / even
- * gain): coordinate ascent on nDCG@10 (Metzler & Croft 2007) over 12 of them -0.0053 / -0.0023 (the halves' weights
- * differ in sign), the regularised value plus any one of them at most +0.0004 / +0.0001; a pairwise linear model
- * (LambdaRank-weighted logistic loss) without the discount weights -0.0019 / -0.0017, with them over all 20 (L2
- * 0.001–1) +0.0021–0.0059 / +0.0027–0.0044 but over 10 random halvings +0.0025–0.0043, 12 of them with the BM25 score,
- * window and RM3 +0.0059 / +0.0044 but random halvings +0.0013, over the first 60 +0.0013 / -0.0004. Taken: rerank.ts's
- * 11, 0.7222 (0.7017 / 0.7439; cross-validated 0.7002 / 0.7443). On top of them: 30 depth-2 LambdaMART trees, held-out
- * gain +0.0047 against the linear model's +0.0067 (6 halves); the first 60, regularised together, cross-validated 0.7065 /
- * 0.7373 (mean 0.7219, against 0.7222); the reranked scores regularised again (2 neighbours, 0.1–0.3) 0.7167–0.7211.
- * Since, three features more (related, pairs, firstShare: rerank.ts), 0.7330 (0.7128 / 0.7542; cross-validated 0.7113 /
- * 0.7538); relearnt on the term-weighted BM25's candidates (ranking.ts), 0.7373 (0.7113 / 0.7648).
+ * What else was tried, other reorderings and learned rerankers among them, with figures:
+ * EXPERIMENTS.md in this folder; rerank.ts's model is what was taken.
  *
  * Only pages within the candidates are reordered (pages 0–2); later pages are BM25's ranks past the
  * candidates, so no document appears on two pages. A row's `score` stays its BM25 score.
