@@ -126,6 +126,29 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
     expect(await scores("cat cat show cats")).toEqual(await scores("cat show"));
   });
 
+  it("a term row without its cf (written by code from before migration 0014) or with a df of 0 ranks without error", async () => {
+    const [before] = await rows<{ df: number; cf: number }>(
+      database.db,
+      sql`select df, cf from search_terms where term = 'garden'`,
+    );
+    const search = () => bm25Page(database.db, query("cat garden"), viewer, clock, DEFAULT_BM25, 100);
+    const full = await search();
+    try {
+      // No cf: the term weighs its plain idf (the burstiness factor never falls below 1).
+      await database.db.execute(sql`update search_terms set cf = 0 where term = 'garden'`);
+      const plain = await search();
+      expect(plain.map((r) => r.url).sort()).toEqual(full.map((r) => r.url).sort());
+      // A df of 0 would divide by zero in the burstiness factor: the term then adds nothing.
+      await database.db.execute(sql`update search_terms set df = 0 where term = 'garden'`);
+      expect((await search()).length).toBeGreaterThan(0);
+    } finally {
+      await database.db.execute(
+        sql`update search_terms set df = ${Number(before?.df)}, cf = ${Number(before?.cf)} where term = 'garden'`,
+      );
+    }
+    expect(await search()).toEqual(full);
+  });
+
   it("ranks by score, returns snippets with the query terms, site names and metadata", async () => {
     const r = await index.provider.search(query("cat"), signal, viewer);
     expect(r.hits.map((h) => h.url)).toEqual(["https://a.example.com/1", "https://b.example.org/2"]);

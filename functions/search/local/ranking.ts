@@ -359,7 +359,7 @@ async function rankedPage(
       as u(term, lang, f)),
     w as (
       select qt.term, qt.lang, t.df, ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) * qt.f
-        * power(greatest(t.cf, t.df)::float8 / t.df, ${TERM_WEIGHTING.burstiness}::float8) as wt
+        * power(greatest(t.cf, t.df)::float8 / greatest(t.df, 1), ${TERM_WEIGHTING.burstiness}::float8) as wt
       from qt join search_terms t on t.term = qt.term cross join st),
     shadowed as materialized (${shadowedSql(account)}),
     s as (
