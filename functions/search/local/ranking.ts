@@ -34,7 +34,7 @@
  * of every candidate gives; there is no count of all matches (it would read every row).
  *
  * An account sees the global documents and its own (owner_account_id, on documents and postings);
- * where it holds its own copy of a URL that also has a global copy, only its own. N, avgdl and df are
+ * where it holds its own copy of a URL that also has a global copy, only its own. N, avgdl, df and cf are
  * collection-wide (every copy of every account counts), so they move a little with pages other
  * accounts fetch; no other account's URL, title or text can reach a result.
  *
