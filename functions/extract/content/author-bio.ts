@@ -99,18 +99,12 @@ const BOX_MAX = 1200;
  * -> 0.984, 4058, 0165, 0365, 0186), none down.
  */
 export function dropLabelledBios(root: Element): void {
-  const blocks = textBlocks(root, "p, div, h2, h3, h4, h5, h6");
   const doomed: Element[] = [];
-  for (const el of blocks.slice(Math.floor(blocks.length / 2))) {
+  for (const el of secondHalf(root, "p, div, h2, h3, h4, h5, h6")) {
     const t = clean(el);
     if (t.length === 0 || t.length > LABEL_CHARS || !BIO_LABEL.test(t)) continue;
     // The box opens with its label: a block whose text starts otherwise holds the story's paragraphs.
-    let box = el;
-    for (let up = el.parentElement; up && up !== root; up = up.parentElement) {
-      const text = clean(up);
-      if (text.length > BOX_MAX || !text.startsWith(t)) break;
-      box = up;
-    }
+    const box = widestBox(el, root, (_, text) => text.startsWith(t)) ?? el;
     doomed.push(box);
     const next = box === el ? el.nextElementSibling : null;
     if (next && clean(next).length <= BIO_MAX) doomed.push(next);
@@ -138,23 +132,38 @@ const CARD_LINE = 160;
  * 4414), none down.
  */
 export function dropNamedBios(root: Element): void {
-  const blocks = textBlocks(root, "p, div");
   const doomed: Element[] = [];
-  for (const el of blocks.slice(Math.floor(blocks.length / 2))) {
+  for (const el of secondHalf(root, "p, div")) {
     const t = clean(el);
     if (t.length < BIO_MIN || t.length > BIO_MAX) continue;
     const m = NAMED_BIO.exec(t);
     if (!m?.[2]) continue;
     const name = m[2];
     const first = name.split(" ")[0] ?? name;
-    let box: Element | null = null;
-    for (let up = el.parentElement; up && up !== root; up = up.parentElement) {
-      if (clean(up).length > BOX_MAX || longLine(up, el)) break;
-      box = up;
-    }
+    const box = widestBox(el, root, (up) => !longLine(up, el));
     if (box && nameLine(box, el, name, first) && textAfter(box, root) <= AFTER_CARD) doomed.push(box);
   }
   for (const d of doomed) if (d.isConnected) d.remove();
+}
+
+/** The text blocks of the story's second half (in the first, a label or a name is the byline). */
+function secondHalf(root: Element, selector: string): Element[] {
+  const blocks = textBlocks(root, selector);
+  return blocks.slice(Math.floor(blocks.length / 2));
+}
+
+/**
+ * The widest ancestor of `el` below `root` of at most BOX_MAX characters, climbing while `keeps`
+ * accepts each (null when its parent is already too long or refused).
+ */
+function widestBox(el: Element, root: Element, keeps: (up: Element, text: string) => boolean): Element | null {
+  let box: Element | null = null;
+  for (let up = el.parentElement; up && up !== root; up = up.parentElement) {
+    const text = clean(up);
+    if (text.length > BOX_MAX || !keeps(up, text)) break;
+    box = up;
+  }
+  return box;
 }
 
 /** Text after a closing card (a share bar, a date): more, and the card is one of the story's entries. */
