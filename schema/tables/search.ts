@@ -133,6 +133,12 @@ export const searchStats = pgTable("search_stats", {
   id: integer("id").primaryKey(),
   docCount: bigint("doc_count", { mode: "number" }).notNull().default(0),
   totalLength: bigint("total_length", { mode: "number" }).notNull().default(0),
+  /**
+   * Moved on by every write that changes a df (the writer's batches and removals): a search process
+   * keeps the df it has read for as long as the index it ranks on is at the same generation
+   * (regularise.ts's dfCache), as Lucene keeps term statistics per reader.
+   */
+  generation: bigint("generation", { mode: "number" }).notNull().default(0),
 });
 
 /** Spec 2.9: one row per search request. */

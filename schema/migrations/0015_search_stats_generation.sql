@@ -1,0 +1,1 @@
+ALTER TABLE "search_stats" ADD COLUMN "generation" bigint DEFAULT 0 NOT NULL;
