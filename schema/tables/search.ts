@@ -136,7 +136,7 @@ export const searchStats = pgTable("search_stats", {
   /**
    * Moved on by every write that changes a df (the writer's batches and removals): a search process
    * keeps the df it has read for as long as the index it ranks on is at the same generation
-   * (regularise.ts's dfCache), as Lucene keeps term statistics per reader.
+   * (regularise.ts's documentFrequencies), as Lucene keeps term statistics per reader.
    */
   generation: bigint("generation", { mode: "number" }).notNull().default(0),
 });
