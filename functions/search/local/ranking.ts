@@ -19,12 +19,8 @@
  * queries), each θ learnt on one half of the queries and measured on the other: BM25 alone 0.7060
  * -> 0.7209 in-sample (even 0.6895 -> 0.6962, odd 0.7234 -> 0.7469); held out, learnt on odd and
  * measured on even +0.0067, the reverse +0.0146, over 10 random halvings (both ways) +0.0113 on
- * average (+0.0011 to +0.0137, all 10 positive). With rerank.ts's fourteen features relearnt on
- * these candidates, against them relearnt on plain BM25's on the same half (θ learnt on the half
- * too): odd +0.0086 (0.7539 -> 0.7624), even +0.0004 (0.7113 -> 0.7117), random halvings +0.0027
- * (-0.0012 to +0.0057, 8 of 10); the whole pipeline in sample 0.7330 -> 0.7373 (odd 0.7542 ->
- * 0.7648, even 0.7128 -> 0.7113). Over the former eleven features, and other term features:
- * EXPERIMENTS.md.
+ * average (+0.0011 to +0.0137, all 10 positive). Under rerank.ts's fourteen features, held out:
+ * rerank.ts's header. Over the former eleven features, and other term features: EXPERIMENTS.md.
  *
  * A page is found without reading every candidate's document row (the filters, the language check
  * and the boosts need it): the candidates are walked best BM25 score first, reading rows until
@@ -115,10 +111,8 @@ export interface DocumentRow {
   score: number;
   /** The score times the language and location factors: what the page is ordered by. */
   ranked: number;
-  /**
-   * The index the statement ranked on, the same on every row: search_stats' generation, document
-   * count and total length (regularise.ts keeps the df it reads while this stays the same).
-   */
+  /** The index ranked on, on every row: search_stats' generation, document count and total length
+   * (regularise.ts keeps the df it has read while this stays the same). */
   index_version?: string | null;
 }
 
@@ -362,8 +356,7 @@ async function rankedPage(
             from search_stats where id = 1) c),
     qt as (select term, lang, f from unnest(${arr(terms, "text[]")}, ${arr(places, "int[]")}, ${arr(factors, "float8[]")})
       as u(term, lang, f)),
-    -- Materialized: inlined, each posting would compute its term's weight (ln and power) again,
-    -- half of the statement's time on SciFact.
+    -- Materialized: inlined, each posting computed its term's weight again (half the time on SciFact).
     w as materialized (
       select qt.term, qt.lang, t.df, ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) * qt.f
         * power(greatest(t.cf, t.df)::float8 / greatest(t.df, 1), ${TERM_WEIGHTING.burstiness}::float8) as wt
