@@ -1,12 +1,35 @@
 import { type SQL, sql } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { Db } from "../../functions/db/db.ts";
+import type { Clock } from "../../functions/lib/clock.ts";
 import { analyze, termsOfTokens, tokenize } from "../../functions/search/analyze.ts";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
+import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
 import { DEFAULT_RANKING } from "../../functions/search/local/prepare.ts";
 import { TERM_WEIGHTING } from "../../functions/search/local/ranking.ts";
+import type { TestDatabase } from "./databases.ts";
 
 /** Checks on the local index's tables shared by the search suites. */
+
+/**
+ * A local index on a database of the suite's driver case, holding `docs`, for the tests of one
+ * describe block: opened (and filled) before them, disposed after. Its fields are set once the
+ * block's tests run.
+ */
+export function indexedDatabase(
+  open: () => Promise<TestDatabase>,
+  clock: Clock,
+  docs: IndexDocument[] = [],
+): { database: TestDatabase; index: LocalIndex } {
+  const ctx = {} as { database: TestDatabase; index: LocalIndex };
+  beforeAll(async () => {
+    ctx.database = await open();
+    ctx.index = createLocalIndex({ db: ctx.database.db, clock });
+    if (docs.length > 0) await ctx.index.writer.upsert(docs);
+  }, 60_000);
+  afterAll(() => ctx.database?.dispose());
+  return ctx;
+}
 
 export async function rows<T>(db: Db, q: SQL): Promise<T[]> {
   return ((await db.execute(q)) as unknown as { rows: T[] }).rows;

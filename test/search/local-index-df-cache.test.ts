@@ -1,12 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
-import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25, type DocumentRow } from "../../functions/search/local/ranking.ts";
 import { candidateVectors } from "../../functions/search/local/regularise.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
-import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { rows } from "../helpers/search-index.ts";
+import { driverCases } from "../helpers/databases.ts";
+import { indexedDatabase, rows } from "../helpers/search-index.ts";
 import { searchQuery } from "../helpers/search-upstreams.ts";
 
 // A search keeps the df it has read while the index stays at one version (regularise.ts's
@@ -35,24 +34,17 @@ const DOCS: IndexDocument[] = [
 const QUERIES = ["quokka island", "wombat marsupial", "quokka burrow", "island", "burrow tasmania wombat"];
 
 describe.each(driverCases(["pglite", "pg"]))("the df a search keeps, on $driver", ({ open }) => {
-  let database: TestDatabase;
-  let index: LocalIndex;
-  beforeAll(async () => {
-    database = await open();
-    index = createLocalIndex({ db: database.db, clock });
-    await index.writer.upsert(DOCS);
-  }, 60_000);
-  afterAll(() => database?.dispose());
+  const ix = indexedDatabase(open, clock, DOCS);
 
   const generation = async () =>
-    Number((await rows<{ g: string }>(database.db, sql`select generation as g from search_stats where id = 1`))[0]?.g);
-  const page = (text: string) => bm25Page(database.db, query(text), viewer, clock, DEFAULT_BM25, 30);
+    Number((await rows<{ g: string }>(ix.database.db, sql`select generation as g from search_stats where id = 1`))[0]?.g);
+  const page = (text: string) => bm25Page(ix.database.db, query(text), viewer, clock, DEFAULT_BM25, 30);
 
   /** candidateVectors with the df kept from earlier queries, and with every df read afresh (no version). */
   async function bothWays(candidates: DocumentRow[], extra: string[]) {
-    const kept = await candidateVectors(database.db, candidates, 3, extra);
+    const kept = await candidateVectors(ix.database.db, candidates, 3, extra);
     const fresh = await candidateVectors(
-      database.db,
+      ix.database.db,
       candidates.map((r) => ({ ...r, index_version: null })),
       3,
       extra,
@@ -69,15 +61,15 @@ describe.each(driverCases(["pglite", "pg"]))("the df a search keeps, on $driver"
   it("every write that changes a df moves the generation on; a write of nothing does not", async () => {
     const g0 = await generation();
     expect(g0).toBeGreaterThan(0);
-    await index.writer.upsert([doc(1, DOCS[0]?.text as string)]);
+    await ix.index.writer.upsert([doc(1, DOCS[0]?.text as string)]);
     expect(await generation()).toBe(g0);
-    await index.writer.upsert([doc(6, "platypus river")]);
+    await ix.index.writer.upsert([doc(6, "platypus river")]);
     expect(await generation()).toBe(g0 + 1);
-    await index.writer.upsert([doc(6, "platypus river bank")]);
+    await ix.index.writer.upsert([doc(6, "platypus river bank")]);
     expect(await generation()).toBe(g0 + 2);
-    expect(await index.writer.remove("https://df.example/6")).toBe(true);
+    expect(await ix.index.writer.remove("https://df.example/6")).toBe(true);
     expect(await generation()).toBe(g0 + 3);
-    expect(await index.writer.remove("https://df.example/6")).toBe(false);
+    expect(await ix.index.writer.remove("https://df.example/6")).toBe(false);
     expect(await generation()).toBe(g0 + 3);
   });
 
@@ -87,10 +79,10 @@ describe.each(driverCases(["pglite", "pg"]))("the df a search keeps, on $driver"
     const version = before[0]?.index_version;
     expect(version).toMatch(/^\d+ \d+ \d+$/);
     for (const r of before) expect(r.index_version).toBe(version);
-    await index.writer.upsert([doc(7, "quokka wombat heath")]);
+    await ix.index.writer.upsert([doc(7, "quokka wombat heath")]);
     const after = await page("quokka");
     expect(after[0]?.index_version).not.toBe(version);
-    await index.writer.remove("https://df.example/7");
+    await ix.index.writer.remove("https://df.example/7");
   });
 
   it("kept df give what a fresh read gives, query after query, and a term kept from another query still counts as rare where one candidate holds it", async () => {
@@ -111,17 +103,17 @@ describe.each(driverCases(["pglite", "pg"]))("the df a search keeps, on $driver"
     const first = await bothWays(await page("wombat marsupial"), ["wombat", "marsupial"]);
     expectSame(first.kept, first.fresh);
     // Three more wombat pages: its df goes from 2 to 5, the document count from 5 to 8.
-    await index.writer.upsert([8, 9, 10].map((i) => doc(i, `wombat marsupial grassland ${i}`)));
+    await ix.index.writer.upsert([8, 9, 10].map((i) => doc(i, `wombat marsupial grassland ${i}`)));
     const second = await bothWays(await page("wombat marsupial"), ["wombat", "marsupial"]);
     expectSame(second.kept, second.fresh);
     expect(second.kept.idf("wombat")).toBeLessThan(first.kept.idf("wombat"));
     const [t] = await rows<{ df: number; n: string }>(
-      database.db,
+      ix.database.db,
       sql`select t.df, s.doc_count as n from search_terms t, search_stats s where t.term = 'wombat' and s.id = 1`,
     );
     const n = Number(t?.n);
     expect(second.kept.idf("wombat")).toBeCloseTo(Math.log(1 + (n - Number(t?.df) + 0.5) / (Number(t?.df) + 0.5)), 12);
-    for (const i of [8, 9, 10]) await index.writer.remove(`https://df.example/${i}`);
+    for (const i of [8, 9, 10]) await ix.index.writer.remove(`https://df.example/${i}`);
     const third = await bothWays(await page("wombat marsupial"), ["wombat", "marsupial"]);
     expectSame(third.kept, third.fresh);
     expect(third.kept.idf("wombat")).toBe(first.kept.idf("wombat"));

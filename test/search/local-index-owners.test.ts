@@ -1,11 +1,10 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
-import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
-import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { expectConsistent, referenceScores, rows } from "../helpers/search-index.ts";
+import { driverCases } from "../helpers/databases.ts";
+import { expectConsistent, indexedDatabase, referenceScores, rows } from "../helpers/search-index.ts";
 
 // Ownership in the local index's writer and ranking: one URL may have a global copy and a copy per
 // account; each account sees the global documents and its own, its own copy in place of a global one.
@@ -28,27 +27,20 @@ const query = (text: string, o: Partial<SearchQuery> = {}): SearchQuery => ({
 const owned = (doc: IndexDocument, owner: { accountId: string }): IndexDocument => ({ ...doc, ownerAccountId: owner.accountId });
 
 describe.each(driverCases(["pglite", "pg"]))("local index ownership on $driver", ({ open }) => {
-  let database: TestDatabase;
-  let index: LocalIndex;
+  const ix = indexedDatabase(open, clock);
   const urls = async (viewer: { accountId: string }, text: string, o: Partial<SearchQuery> = {}) =>
-    (await index.provider.search(query(text, o), signal, viewer)).hits.map((h) => `${h.url} ${h.title}`);
-
-  beforeAll(async () => {
-    database = await open();
-    index = createLocalIndex({ db: database.db, clock });
-  }, 60_000);
-  afterAll(() => database?.dispose());
+    (await ix.index.provider.search(query(text, o), signal, viewer)).hits.map((h) => `${h.url} ${h.title}`);
 
   it("keeps a copy per owner of one URL; each account sees its own copy, the others the global one", async () => {
     const url = "https://shared.example/page";
-    const result = await index.writer.upsert([
+    const result = await ix.index.writer.upsert([
       { url, title: "Global", text: "lapwing common words" },
       owned({ url, title: "Mine A", text: "lapwing alphaonly common words" }, A),
       owned({ url, title: "Mine B", text: "lapwing bravoonly common words" }, B),
     ]);
     expect(result).toEqual({ inserted: 3, updated: 0, unchanged: 0, rejected: [] });
-    await expectConsistent(database.db);
-    const [df] = await rows<{ df: number }>(database.db, sql`select df from search_terms where term = 'lapw'`);
+    await expectConsistent(ix.database.db);
+    const [df] = await rows<{ df: number }>(ix.database.db, sql`select df from search_terms where term = 'lapw'`);
     expect(df?.df).toBe(3);
 
     expect(await urls(A, "lapwing")).toEqual([`${url} Mine A`]);
@@ -59,26 +51,26 @@ describe.each(driverCases(["pglite", "pg"]))("local index ownership on $driver",
     expect(await urls(C, "alphaonly bravoonly")).toEqual([]);
 
     // Re-upserting one copy touches that copy only.
-    expect(await index.writer.upsert([owned({ url, title: "Mine A", text: "lapwing alphaonly common words" }, A)])).toMatchObject(
-      {
-        unchanged: 1,
-      },
-    );
-    expect(await index.writer.upsert([owned({ url, title: "Mine A again", text: "lapwing alphanew" }, A)])).toMatchObject({
+    expect(
+      await ix.index.writer.upsert([owned({ url, title: "Mine A", text: "lapwing alphaonly common words" }, A)]),
+    ).toMatchObject({
+      unchanged: 1,
+    });
+    expect(await ix.index.writer.upsert([owned({ url, title: "Mine A again", text: "lapwing alphanew" }, A)])).toMatchObject({
       updated: 1,
       inserted: 0,
     });
-    await expectConsistent(database.db);
+    await expectConsistent(ix.database.db);
     expect(await urls(A, "alphaonly")).toEqual([]);
     expect(await urls(A, "alphanew")).toEqual([`${url} Mine A again`]);
     expect(await urls(B, "lapwing")).toEqual([`${url} Mine B`]);
     expect(await urls(C, "lapwing")).toEqual([`${url} Global`]);
-    expect(await index.writer.count()).toBe(3);
+    expect(await ix.index.writer.count()).toBe(3);
 
     // The operator's removal takes every copy.
-    expect(await index.writer.remove(url)).toBe(true);
-    expect(await index.writer.count()).toBe(0);
-    await expectConsistent(database.db);
+    expect(await ix.index.writer.remove(url)).toBe(true);
+    expect(await ix.index.writer.count()).toBe(0);
+    await expectConsistent(ix.database.db);
     for (const v of [A, B, C]) expect(await urls(v, "lapwing")).toEqual([]);
   });
 
@@ -90,12 +82,12 @@ describe.each(driverCases(["pglite", "pg"]))("local index ownership on $driver",
       owned({ url: "https://score.example/g1", title: "Plover notes", text: "plover plover shoreline private" }, B),
       owned({ url: "https://score.example/b2", title: "Waders", text: "plover and sandpiper" }, B),
     ];
-    await index.writer.upsert(docs);
-    await expectConsistent(database.db);
+    await ix.index.writer.upsert(docs);
+    await expectConsistent(ix.database.db);
     const key = (d: IndexDocument) => `${d.ownerAccountId ?? ""} ${d.url}`;
     const expected = referenceScores(docs, "plover shoreline", { key });
     for (const viewer of [A, B, C]) {
-      const got = await bm25Page(database.db, query("plover shoreline"), viewer, clock, DEFAULT_BM25, 100);
+      const got = await bm25Page(ix.database.db, query("plover shoreline"), viewer, clock, DEFAULT_BM25, 100);
       const visible = docs.filter(
         (d) =>
           d.ownerAccountId === viewer.accountId ||
@@ -107,8 +99,8 @@ describe.each(driverCases(["pglite", "pg"]))("local index ownership on $driver",
         expect(Number(row?.score)).toBeCloseTo(expected.get(key(d)) as number, 4);
       }
     }
-    for (const d of docs) await index.writer.remove(d.url);
-    await expectConsistent(database.db);
+    for (const d of docs) await ix.index.writer.remove(d.url);
+    await expectConsistent(ix.database.db);
   });
 
   it("other accounts' pages never take an account's places under the per-term cap, filtered or not", async () => {
@@ -140,10 +132,10 @@ describe.each(driverCases(["pglite", "pg"]))("local index ownership on $driver",
       ),
       { url: "https://public.example/p", title: "Public", text: `crowded ${"filler ".repeat(40)}` },
     ];
-    await index.writer.upsert([...strong, ...weak]);
+    await ix.index.writer.upsert([...strong, ...weak]);
     const cap = { ...DEFAULT_BM25, maxPostingsPerTerm: 3 };
     const seen = async (viewer: { accountId: string }, o: Partial<SearchQuery> = {}) =>
-      (await bm25Page(database.db, query("crowded", o), viewer, clock, cap)).map((r) => r.url);
+      (await bm25Page(ix.database.db, query("crowded", o), viewer, clock, cap)).map((r) => r.url);
     expect(await seen(A)).toEqual(["https://mine.example/p", "https://public.example/p"]);
     expect(await seen(A, { domainType: "news" })).toEqual(["https://mine.example/n"]);
     expect(await seen(A, { includeDomains: ["public.example"] })).toEqual(["https://public.example/p"]);
@@ -151,10 +143,10 @@ describe.each(driverCases(["pglite", "pg"]))("local index ownership on $driver",
     // X still gets its own best first.
     expect((await seen(X, { domainType: "news" })).slice(0, 3).every((u) => u.startsWith("https://crowd.example/"))).toBe(true);
     // Capped and uncapped agree for A: nothing of A's was cut.
-    const exact = await bm25Page(database.db, query("crowded"), A, clock, DEFAULT_BM25);
-    const capped = await bm25Page(database.db, query("crowded"), A, clock, cap);
+    const exact = await bm25Page(ix.database.db, query("crowded"), A, clock, DEFAULT_BM25);
+    const capped = await bm25Page(ix.database.db, query("crowded"), A, clock, cap);
     expect(capped.map((r) => [r.url, r.score])).toEqual(exact.map((r) => [r.url, r.score]));
-    await expectConsistent(database.db);
+    await expectConsistent(ix.database.db);
   });
 
   it("a global copy the account replaces with its own takes no place under the per-term cap", async () => {
@@ -165,25 +157,25 @@ describe.each(driverCases(["pglite", "pg"]))("local index ownership on $driver",
     const D = { accountId: "acct_owner_d" };
     const E = { accountId: "acct_owner_e" };
     const strongUrls = [0, 1, 2].map((i) => `https://plover.example/${i}`);
-    await index.writer.upsert([
+    await ix.index.writer.upsert([
       ...strongUrls.map((url) => ({ url, title: "plover plover", text: "plover plover plover" })),
       ...strongUrls.map((url) => owned({ url, title: "Mine", text: `plover ${"filler ".repeat(40)}` }, D)),
       { url: "https://plover.example/weak", title: "Weak", text: `plover ${"filler ".repeat(20)}` },
     ]);
     const cap = { ...DEFAULT_BM25, maxPostingsPerTerm: 3 };
     const seen = async (viewer: { accountId: string }) =>
-      (await bm25Page(database.db, query("plover"), viewer, clock, cap)).map((r) => r.url).sort();
+      (await bm25Page(ix.database.db, query("plover"), viewer, clock, cap)).map((r) => r.url).sort();
     expect(await seen(D)).toEqual([...strongUrls, "https://plover.example/weak"].sort());
     expect(await seen(E)).toEqual(strongUrls);
     // The capped page is the exact one for D.
-    const exact = await bm25Page(database.db, query("plover"), D, clock, DEFAULT_BM25);
-    const capped = await bm25Page(database.db, query("plover"), D, clock, cap);
+    const exact = await bm25Page(ix.database.db, query("plover"), D, clock, DEFAULT_BM25);
+    const capped = await bm25Page(ix.database.db, query("plover"), D, clock, cap);
     expect(capped.map((r) => [r.url, r.score])).toEqual(exact.map((r) => [r.url, r.score]));
-    await expectConsistent(database.db);
+    await expectConsistent(ix.database.db);
   });
 
   it("refuses to search without the searching account", async () => {
-    await expect(index.provider.search(query("crowded"), signal)).rejects.toThrow(/searching account/);
-    await expect(bm25Page(database.db, query("crowded"), { accountId: "" }, clock, DEFAULT_BM25)).rejects.toThrow();
+    await expect(ix.index.provider.search(query("crowded"), signal)).rejects.toThrow(/searching account/);
+    await expect(bm25Page(ix.database.db, query("crowded"), { accountId: "" }, clock, DEFAULT_BM25)).rejects.toThrow();
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
-import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
+import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
 import {
   type Candidate,
@@ -9,7 +9,8 @@ import {
   regularisedPage,
 } from "../../functions/search/local/regularise.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
-import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { driverCases } from "../helpers/databases.ts";
+import { indexedDatabase } from "../helpers/search-index.ts";
 import { searchQuery } from "../helpers/search-upstreams.ts";
 
 // The first pages are reordered by the candidates' likeness (regularise.ts): a document whose
@@ -81,14 +82,10 @@ const DOCS: IndexDocument[] = [
 ];
 
 describe.each(driverCases(["pglite", "pg"]))("regularised pages on $driver", ({ open }) => {
-  let database: TestDatabase;
-  let index: LocalIndex;
+  const ix = indexedDatabase(open, clock, DOCS);
   beforeAll(async () => {
-    database = await open();
-    index = createLocalIndex({ db: database.db, clock });
-    await index.writer.upsert(DOCS);
     // A page only account A may see, about quokkas like the Q pages.
-    await index.writer.upsert([
+    await ix.index.writer.upsert([
       {
         url: "https://private.example/q",
         title: "Notes",
@@ -98,39 +95,40 @@ describe.each(driverCases(["pglite", "pg"]))("regularised pages on $driver", ({ 
       },
     ]);
   }, 60_000);
-  afterAll(() => database?.dispose());
 
   const urls = async (o: Partial<SearchQuery>, viewer = B, text = "quokka habitat") =>
-    (await index.provider.search(query(text, o), signal, viewer)).hits.map((h) => h.url);
+    (await ix.index.provider.search(query(text, o), signal, viewer)).hits.map((h) => h.url);
 
   it("BM25 ranks the gardening page first; the regularised page puts the quokka pages above it", async () => {
-    const bm25 = (await bm25Page(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
+    const bm25 = (await bm25Page(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
     expect(bm25[0]).toBe("https://x.example/1");
     const got = await urls({});
     expect(got.slice(0, 3).sort()).toEqual(["https://q.example/1", "https://q.example/2", "https://q.example/3"]);
     expect(got[3]).toBe("https://x.example/1");
     // The same set of documents, each once; scores stay BM25's.
     expect([...got].sort()).toEqual([...bm25].sort());
-    const rows = await regularisedPage(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
-    const bm25Rows = await bm25Page(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
+    const rows = await regularisedPage(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
+    const bm25Rows = await bm25Page(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
     for (const r of rows) expect(r.score).toBe(bm25Rows.find((b) => b.url === r.url)?.score);
   });
 
   it("weight 0 gives BM25's order", async () => {
-    const plain = createLocalIndex({ db: database.db, clock, regularisation: { weight: 0 } });
+    const plain = createLocalIndex({ db: ix.database.db, clock, regularisation: { weight: 0 } });
     const got = (await plain.provider.search(query("quokka habitat"), signal, B)).hits.map((h) => h.url);
-    const bm25 = (await bm25Page(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
+    const bm25 = (await bm25Page(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
     expect(got).toEqual(bm25);
   });
 
   it("pages inside and past the candidates hold every match once", async () => {
     // Three candidates: page 0 (ranks 1-10) is past them, so it is BM25's; with 20 it is reordered.
     const small = { candidates: 3, neighbours: 2, weight: 0.3 };
-    const bm25 = (await bm25Page(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
-    const past = (await regularisedPage(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25, small)).map((r) => r.url);
+    const bm25 = (await bm25Page(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
+    const past = (await regularisedPage(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25, small)).map(
+      (r) => r.url,
+    );
     expect(past).toEqual(bm25);
     // Page 1 of a query matching 8 documents is empty, reordered or not.
-    expect(await regularisedPage(database.db, query("quokka habitat", { page: 1 }), B, clock, DEFAULT_BM25)).toEqual([]);
+    expect(await regularisedPage(ix.database.db, query("quokka habitat", { page: 1 }), B, clock, DEFAULT_BM25)).toEqual([]);
     expect(await urls({ page: 1 })).toEqual([]);
   });
 
@@ -147,6 +145,6 @@ describe.each(driverCases(["pglite", "pg"]))("regularised pages on $driver", ({ 
     expect(await urls({}, B, "the of")).toEqual([]);
     const kept = await urls({ includeDomains: ["g.example"] });
     expect(kept.sort()).toEqual([1, 2, 3, 4].map((i) => `https://g.example/${i}`));
-    await expect(regularisedPage(database.db, query("quokka"), { accountId: "" }, clock, DEFAULT_BM25)).rejects.toThrow();
+    await expect(regularisedPage(ix.database.db, query("quokka"), { accountId: "" }, clock, DEFAULT_BM25)).rejects.toThrow();
   });
 });

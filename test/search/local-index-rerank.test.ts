@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
-import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
+import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25 } from "../../functions/search/local/ranking.ts";
 import {
   candidateCosines,
@@ -18,7 +18,8 @@ import {
   WEIGHTS,
 } from "../../functions/search/local/rerank.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
-import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { driverCases } from "../helpers/databases.ts";
+import { indexedDatabase } from "../helpers/search-index.ts";
 import { searchQuery } from "../helpers/search-upstreams.ts";
 
 // The first page's candidates reordered by a learned linear model (rerank.ts) over generic features.
@@ -199,47 +200,40 @@ const DOCS: IndexDocument[] = [
 ];
 
 describe.each(driverCases(["pglite", "pg"]))("reranked pages on $driver", ({ open }) => {
-  let database: TestDatabase;
-  let index: LocalIndex;
-  beforeAll(async () => {
-    database = await open();
-    index = createLocalIndex({ db: database.db, clock });
-    await index.writer.upsert(DOCS);
-  }, 60_000);
-  afterAll(() => database?.dispose());
+  const ix = indexedDatabase(open, clock, DOCS);
 
   it("reorders the same documents, each once, with BM25's scores; weight 0 gives the regularised page", async () => {
-    const bm25 = await bm25Page(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
-    const hits = (await index.provider.search(query("quokka habitat"), signal, B)).hits.map((h) => h.url);
+    const bm25 = await bm25Page(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
+    const hits = (await ix.index.provider.search(query("quokka habitat"), signal, B)).hits.map((h) => h.url);
     expect([...hits].sort()).toEqual(bm25.map((r) => r.url).sort());
-    const rows = await rerankedPage(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
+    const rows = await rerankedPage(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
     expect(rows.map((r) => r.url)).toEqual(hits);
     for (const r of rows) expect(r.score).toBe(bm25.find((b) => b.url === r.url)?.score);
     // The pages titled by the query rank above the one holding its words in a gardening text.
     expect(hits.indexOf("https://x.example/1")).toBeGreaterThan(2);
-    const off = createLocalIndex({ db: database.db, clock, rerank: { weight: 0 } });
+    const off = createLocalIndex({ db: ix.database.db, clock, rerank: { weight: 0 } });
     const plain = (await off.provider.search(query("quokka habitat"), signal, B)).hits.map((h) => h.url);
-    const regularised = await regularisedPage(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
+    const regularised = await regularisedPage(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25);
     expect(plain).toEqual(regularised.map((r) => r.url));
   });
 
   it("past the candidates, without regularisation, or for no terms it answers as the page beneath it", async () => {
     const small = { candidates: 3, neighbours: 2, weight: 0.2 };
-    const bm25 = (await bm25Page(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
-    const past = await rerankedPage(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25, small);
+    const bm25 = (await bm25Page(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
+    const past = await rerankedPage(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25, small);
     expect(past.map((r) => r.url)).toEqual(bm25);
-    const noReg = await rerankedPage(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25, { ...small, weight: 0 });
+    const noReg = await rerankedPage(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25, { ...small, weight: 0 });
     expect(noReg.map((r) => r.url)).toEqual(bm25);
-    expect(await rerankedPage(database.db, query("quokka habitat", { page: 1 }), B, clock, DEFAULT_BM25)).toEqual([]);
-    expect(await rerankedPage(database.db, query("the of"), B, clock, DEFAULT_BM25)).toEqual([]);
-    await expect(rerankedPage(database.db, query("quokka"), { accountId: "" }, clock, DEFAULT_BM25)).rejects.toThrow();
+    expect(await rerankedPage(ix.database.db, query("quokka habitat", { page: 1 }), B, clock, DEFAULT_BM25)).toEqual([]);
+    expect(await rerankedPage(ix.database.db, query("the of"), B, clock, DEFAULT_BM25)).toEqual([]);
+    await expect(rerankedPage(ix.database.db, query("quokka"), { accountId: "" }, clock, DEFAULT_BM25)).rejects.toThrow();
   });
 
   // Last: it adds a page. The reranker reorders only the rows the viewer may see, and a private
   // page's text never reaches another account's candidates.
   it("an account's own page is reranked for it and never shown to another account", async () => {
     const A = { accountId: "acct_rerank_a" };
-    await index.writer.upsert([
+    await ix.index.writer.upsert([
       {
         url: "https://private.example/q",
         title: "Quokka habitat",
@@ -248,12 +242,12 @@ describe.each(driverCases(["pglite", "pg"]))("reranked pages on $driver", ({ ope
         ownerAccountId: A.accountId,
       },
     ]);
-    const forA = (await rerankedPage(database.db, query("quokka habitat"), A, clock, DEFAULT_BM25)).map((r) => r.url);
+    const forA = (await rerankedPage(ix.database.db, query("quokka habitat"), A, clock, DEFAULT_BM25)).map((r) => r.url);
     expect(forA.slice(0, 4)).toContain("https://private.example/q");
-    const forB = (await rerankedPage(database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
+    const forB = (await rerankedPage(ix.database.db, query("quokka habitat"), B, clock, DEFAULT_BM25)).map((r) => r.url);
     expect(forB).not.toContain("https://private.example/q");
     expect([...forB].sort()).toEqual(DOCS.map((d) => String(d.url)).sort());
-    const hitsB = (await index.provider.search(query("quokka habitat"), signal, B)).hits;
+    const hitsB = (await ix.index.provider.search(query("quokka habitat"), signal, B)).hits;
     expect(hitsB.map((h) => h.url)).toEqual(forB);
   });
 });

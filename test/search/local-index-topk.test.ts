@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
-import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25, RANK_BOOST } from "../../functions/search/local/ranking.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
-import { driverCases, type TestDatabase } from "../helpers/databases.ts";
+import { driverCases } from "../helpers/databases.ts";
+import { indexedDatabase } from "../helpers/search-index.ts";
 import { searchQuery } from "../helpers/search-upstreams.ts";
 
 // The page is chosen among the best documents by BM25 alone and then among those whose boosted
@@ -29,15 +29,10 @@ const LIFTED: IndexDocument = {
 };
 
 describe.each(driverCases(["pglite", "pg"]))("local index page selection on $driver", ({ open }) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await open();
-    await createLocalIndex({ db: database.db, clock }).writer.upsert([...PLAIN, LIFTED]);
-  }, 60_000);
-  afterAll(() => database?.dispose());
+  const ix = indexedDatabase(open, clock, [...PLAIN, LIFTED]);
 
   const page = async (o: Partial<SearchQuery>, limit?: number) =>
-    bm25Page(database.db, query(o), viewer, clock, DEFAULT_BM25, limit);
+    bm25Page(ix.database.db, query(o), viewer, clock, DEFAULT_BM25, limit);
 
   /** Every match ranked by BM25 times the location factor, computed here from the scores. */
   const reference = async (o: Partial<SearchQuery>) => {

@@ -1,11 +1,10 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
-import { createLocalIndex, type LocalIndex } from "../../functions/search/local/local-index.ts";
 import { bm25Page, DEFAULT_BM25, queryTerms, TERM_WEIGHTING } from "../../functions/search/local/ranking.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
-import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { expectConsistent, referenceScores, rows } from "../helpers/search-index.ts";
+import { driverCases } from "../helpers/databases.ts";
+import { expectConsistent, indexedDatabase, referenceScores, rows } from "../helpers/search-index.ts";
 
 const clock = { now: () => new Date("2026-06-15T12:00:00Z") };
 const signal = new AbortController().signal;
@@ -60,39 +59,33 @@ describe("query term weights", () => {
 });
 
 describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", ({ open }) => {
-  let database: TestDatabase;
-  let index: LocalIndex;
-  beforeAll(async () => {
-    database = await open();
-    index = createLocalIndex({ db: database.db, clock });
-  }, 60_000);
-  afterAll(() => database?.dispose());
+  const ix = indexedDatabase(open, clock);
 
   it("upserts: insert, unchanged on the same content, update on changed text, rejects bad documents", async () => {
-    expect(await index.writer.upsert(CORPUS)).toEqual({ inserted: 7, updated: 0, unchanged: 0, rejected: [] });
-    await expectConsistent(database.db);
-    const again = await index.writer.upsert([{ ...(CORPUS[0] as IndexDocument), url: "HTTPS://A.EXAMPLE.COM:443/1#top" }]);
+    expect(await ix.index.writer.upsert(CORPUS)).toEqual({ inserted: 7, updated: 0, unchanged: 0, rejected: [] });
+    await expectConsistent(ix.database.db);
+    const again = await ix.index.writer.upsert([{ ...(CORPUS[0] as IndexDocument), url: "HTTPS://A.EXAMPLE.COM:443/1#top" }]);
     expect(again).toEqual({ inserted: 0, updated: 0, unchanged: 1, rejected: [] });
-    const changed = await index.writer.upsert([
+    const changed = await ix.index.writer.upsert([
       { url: "https://example.org/3", title: "Gardening", text: "Planting roses in a shady garden." },
       { url: "ftp://x.example/", title: "x", text: "y" },
       { url: "https://empty.example/", title: "", text: "" },
     ]);
     expect(changed.updated).toBe(1);
     expect(changed.rejected.map((r) => r.url)).toEqual(["ftp://x.example/", "https://empty.example/"]);
-    await expectConsistent(database.db);
-    const [tomato] = await rows(database.db, sql`select * from search_terms where term = 'tomato'`);
+    await expectConsistent(ix.database.db);
+    const [tomato] = await rows(ix.database.db, sql`select * from search_terms where term = 'tomato'`);
     expect(tomato).toBeUndefined();
-    await index.writer.upsert([{ url: "https://example.org/3", title: "Gardening", text: CORPUS[2]?.text as string }]);
-    expect(await index.writer.count()).toBe(7);
+    await ix.index.writer.upsert([{ url: "https://example.org/3", title: "Gardening", text: CORPUS[2]?.text as string }]);
+    expect(await ix.index.writer.count()).toBe(7);
   });
 
   it("removes by URL and keeps df and stats exact", async () => {
-    await index.writer.upsert([{ url: "https://tmp.example/x", title: "Temporary", text: "zebra cat" }]);
-    expect(await index.writer.remove("https://TMP.example/x#a")).toBe(true);
-    expect(await index.writer.remove("https://tmp.example/x")).toBe(false);
-    expect(await rows(database.db, sql`select * from search_terms where term = 'zebra'`)).toEqual([]);
-    await expectConsistent(database.db);
+    await ix.index.writer.upsert([{ url: "https://tmp.example/x", title: "Temporary", text: "zebra cat" }]);
+    expect(await ix.index.writer.remove("https://TMP.example/x#a")).toBe(true);
+    expect(await ix.index.writer.remove("https://tmp.example/x")).toBe(false);
+    expect(await rows(ix.database.db, sql`select * from search_terms where term = 'zebra'`)).toEqual([]);
+    await expectConsistent(ix.database.db);
   });
 
   it("concurrent upserts of overlapping batches keep df and stats exact", async () => {
@@ -102,10 +95,10 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
         title: `doc ${i}`,
         text: `word${i % 7} shared ${n}`,
       }));
-    await Promise.all([index.writer.upsert(batch(0)), index.writer.upsert(batch(1)), index.writer.upsert(batch(2))]);
-    await expectConsistent(database.db);
-    for (let i = 0; i < 45; i++) await index.writer.remove(`https://c.example/${i}`);
-    await expectConsistent(database.db);
+    await Promise.all([ix.index.writer.upsert(batch(0)), ix.index.writer.upsert(batch(1)), ix.index.writer.upsert(batch(2))]);
+    await expectConsistent(ix.database.db);
+    for (let i = 0; i < 45; i++) await ix.index.writer.remove(`https://c.example/${i}`);
+    await expectConsistent(ix.database.db);
   }, 30_000);
 
   it("BM25 scores equal the reference formula", async () => {
@@ -113,7 +106,7 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
       const expected = referenceScores(CORPUS, text);
       const got = new Map<string, number>();
       for (const domainType of ["web", "news", "research_paper"] as const) {
-        for (const r of await bm25Page(database.db, query(text, { domainType }), viewer, clock, DEFAULT_BM25, 100)) {
+        for (const r of await bm25Page(ix.database.db, query(text, { domainType }), viewer, clock, DEFAULT_BM25, 100)) {
           got.set(r.url, Number(r.score));
         }
       }
@@ -122,27 +115,27 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
     }
     // A term the query repeats counts once.
     const scores = async (text: string) =>
-      (await bm25Page(database.db, query(text), viewer, clock, DEFAULT_BM25, 100)).map((r) => [r.url, r.score]);
+      (await bm25Page(ix.database.db, query(text), viewer, clock, DEFAULT_BM25, 100)).map((r) => [r.url, r.score]);
     expect(await scores("cat cat show cats")).toEqual(await scores("cat show"));
   });
 
   it("a term row without its cf (written by code from before migration 0014) or with a df of 0 ranks without error", async () => {
     const [before] = await rows<{ df: number; cf: number }>(
-      database.db,
+      ix.database.db,
       sql`select df, cf from search_terms where term = 'garden'`,
     );
-    const search = () => bm25Page(database.db, query("cat garden"), viewer, clock, DEFAULT_BM25, 100);
+    const search = () => bm25Page(ix.database.db, query("cat garden"), viewer, clock, DEFAULT_BM25, 100);
     const full = await search();
     try {
       // No cf: the term weighs its plain idf (the burstiness factor never falls below 1).
-      await database.db.execute(sql`update search_terms set cf = 0 where term = 'garden'`);
+      await ix.database.db.execute(sql`update search_terms set cf = 0 where term = 'garden'`);
       const plain = await search();
       expect(plain.map((r) => r.url).sort()).toEqual(full.map((r) => r.url).sort());
       // A df of 0 would divide by zero in the burstiness factor: the term then adds nothing.
-      await database.db.execute(sql`update search_terms set df = 0 where term = 'garden'`);
+      await ix.database.db.execute(sql`update search_terms set df = 0 where term = 'garden'`);
       expect((await search()).length).toBeGreaterThan(0);
     } finally {
-      await database.db.execute(
+      await ix.database.db.execute(
         sql`update search_terms set df = ${Number(before?.df)}, cf = ${Number(before?.cf)} where term = 'garden'`,
       );
     }
@@ -150,18 +143,18 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
   });
 
   it("ranks by score, returns snippets with the query terms, site names and metadata", async () => {
-    const r = await index.provider.search(query("cat"), signal, viewer);
+    const r = await ix.index.provider.search(query("cat"), signal, viewer);
     expect(r.hits.map((h) => h.url)).toEqual(["https://a.example.com/1", "https://b.example.org/2"]);
     expect(r.hits[0]).toMatchObject({ rank: 1, siteName: "a.example.com", title: "Cats" });
     for (const h of r.hits) expect(h.snippet.toLowerCase()).toContain("cat");
-    const paper = await index.provider.search(query("genetics", { domainType: "research_paper" }), signal, viewer);
+    const paper = await ix.index.provider.search(query("genetics", { domainType: "research_paper" }), signal, viewer);
     expect(paper.hits[0]).toMatchObject({ year: 2019, authors: ["A. Author"] });
-    expect((await index.provider.search(query("the of"), signal, viewer)).hits).toEqual([]);
+    expect((await ix.index.provider.search(query("the of"), signal, viewer)).hits).toEqual([]);
   });
 
   it("filters: type, include/exclude domains with subdomains, dates, recency, years", async () => {
     const urls = async (text: string, o: Partial<SearchQuery>) =>
-      (await index.provider.search(query(text, o), signal, viewer)).hits.map((h) => h.url).sort();
+      (await ix.index.provider.search(query(text, o), signal, viewer)).hits.map((h) => h.url).sort();
     expect(await urls("cat", { includeDomains: ["example.com"] })).toEqual(["https://a.example.com/1"]);
     expect(await urls("cat", { excludeDomains: ["example.com"] })).toEqual(["https://b.example.org/2"]);
     expect(await urls("cat", { includeDomains: ["ample.com"] })).toEqual([]);
@@ -179,22 +172,22 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
       title: "pagetest",
       text: `pagetest ${"x ".repeat(i)}`,
     }));
-    await index.writer.upsert(many);
+    await ix.index.writer.upsert(many);
     const pages = [];
     for (let page = 0; page < 3; page++)
-      pages.push((await index.provider.search(query("pagetest", { page }), signal, viewer)).hits);
+      pages.push((await ix.index.provider.search(query("pagetest", { page }), signal, viewer)).hits);
     expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
     const all = pages.flat().map((h) => h.url);
     expect(new Set(all).size).toBe(25);
     expect(pages[1]?.[0]?.rank).toBe(11);
     expect(all[0]).toBe("https://paging.example/0"); // shortest document first
     // A common term's postings are read best impact first, at most maxPostingsPerTerm of them.
-    const capped = await bm25Page(database.db, query("pagetest"), viewer, clock, { ...DEFAULT_BM25, maxPostingsPerTerm: 3 });
+    const capped = await bm25Page(ix.database.db, query("pagetest"), viewer, clock, { ...DEFAULT_BM25, maxPostingsPerTerm: 3 });
     expect(capped.map((r) => r.url)).toEqual(all.slice(0, 3));
   });
 
   it("documents without a declared language are analysed in the one detected; CJK text is searchable", async () => {
-    await index.writer.upsert([
+    await ix.index.writer.upsert([
       {
         url: "https://fr.example/chats",
         title: "Les chats",
@@ -203,13 +196,13 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
       { url: "https://zh.example/tokyo", title: "东京", text: "东京都是日本的首都，也是世界上人口最多的城市之一。" },
     ]);
     const [lang] = await rows<{ language: string }>(
-      database.db,
+      ix.database.db,
       sql`select language from search_documents where url = 'https://fr.example/chats'`,
     );
     expect(lang?.language).toBe("fr");
     // French stemming on both sides: "chat" finds "chats", "dormir" does not but "dorment" does.
     const hit = async (text: string, language: string) =>
-      (await index.provider.search(query(text, { language }), signal, viewer)).hits.map((h) => h.url);
+      (await ix.index.provider.search(query(text, { language }), signal, viewer)).hits.map((h) => h.url);
     expect(await hit("chat", "fr")).toContain("https://fr.example/chats");
     expect(await hit("日本首都", "zh")).toEqual(["https://zh.example/tokyo"]);
     expect(await hit("人口", "zh")).toEqual(["https://zh.example/tokyo"]);
@@ -218,15 +211,15 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
 
   it("a search is one statement that checks the languages it assumed, and ranks again when they changed", async () => {
     const papers = (text: string) =>
-      bm25Page(database.db, query(text, { domainType: "research_paper" }), viewer, clock, DEFAULT_BM25);
+      bm25Page(ix.database.db, query(text, { domainType: "research_paper" }), viewer, clock, DEFAULT_BM25);
     expect((await papers("feline")).length).toBe(2); // the papers are English: [en] is assumed from here on
-    const execute = vi.spyOn(database.db, "execute");
+    const execute = vi.spyOn(ix.database.db, "execute");
     try {
       expect((await papers("genetics")).map((r) => r.url)).toEqual(["https://papers.example/6"]);
       expect(execute).toHaveBeenCalledTimes(1);
       // A Spanish paper: "gatos" is "gato" in English and "gat" in Spanish, so the assumed [en]
       // misses it and the statement's own read of the languages ([en, es]) ranks it again.
-      await index.writer.upsert([
+      await ix.index.writer.upsert([
         {
           url: "https://papers.example/es",
           title: "Gatos",
@@ -242,7 +235,7 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
       expect((await papers("gatos")).map((r) => r.url)).toEqual(["https://papers.example/es"]);
       expect(execute).toHaveBeenCalledTimes(1);
       // Its language gone, the English analysis alone again (an empty page still reads the languages).
-      await index.writer.remove("https://papers.example/es");
+      await ix.index.writer.remove("https://papers.example/es");
       expect(await papers("gatos")).toEqual([]);
       execute.mockClear();
       expect((await papers("feline")).length).toBe(2);
@@ -253,14 +246,14 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
   });
 
   it("domain filters match a host or its subdomains, with LIKE's wildcards taken literally", async () => {
-    await index.writer.upsert([
+    await ix.index.writer.upsert([
       { url: "https://a_b.example/1", title: "wildcard host", text: "underscored" },
       { url: "https://axb.example/2", title: "wildcard host", text: "underscored" },
       { url: "https://deep.sub.a_b.example/3", title: "wildcard host", text: "underscored" },
       { url: "https://nota_b.example/4", title: "wildcard host", text: "underscored" },
     ]);
     const urls = async (o: Partial<SearchQuery>) =>
-      (await index.provider.search(query("underscored", o), signal, viewer)).hits.map((h) => h.url).sort();
+      (await ix.index.provider.search(query("underscored", o), signal, viewer)).hits.map((h) => h.url).sort();
     expect(await urls({ includeDomains: ["a_b.example"] })).toEqual(["https://a_b.example/1", "https://deep.sub.a_b.example/3"]);
     expect(await urls({ excludeDomains: ["a_b.example"] })).toEqual(["https://axb.example/2", "https://nota_b.example/4"]);
   });
@@ -290,10 +283,10 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
       },
       { url: "https://quiet.example/p", title: "Quiet", text: `crowded ${"filler ".repeat(30)}` },
     ];
-    await index.writer.upsert([...strong, ...weak]);
+    await ix.index.writer.upsert([...strong, ...weak]);
     const cap = { ...DEFAULT_BM25, maxPostingsPerTerm: 3 };
     const urls = async (o: Partial<SearchQuery>) =>
-      (await bm25Page(database.db, query("crowded", o), viewer, clock, cap)).map((r) => r.url);
+      (await bm25Page(ix.database.db, query("crowded", o), viewer, clock, cap)).map((r) => r.url);
     expect(await urls({ domainType: "news" })).toEqual(["https://wire.example/n1", "https://wire.example/n2"]);
     expect(await urls({ includeDomains: ["quiet.example"] })).toEqual(["https://quiet.example/p"]);
     expect(await urls({ excludeDomains: ["crowd.example"] })).toEqual(["https://quiet.example/p"]);
@@ -301,8 +294,8 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
     // Unfiltered web queries keep the fast path: the 3 best postings, all of the crowded host.
     expect((await urls({})).every((u) => u.startsWith("https://crowd.example/"))).toBe(true);
     // The same ranking as an uncapped query, for the filtered slice.
-    const exact = await bm25Page(database.db, query("crowded", { domainType: "news" }), viewer, clock, DEFAULT_BM25);
-    const capped = await bm25Page(database.db, query("crowded", { domainType: "news" }), viewer, clock, cap);
+    const exact = await bm25Page(ix.database.db, query("crowded", { domainType: "news" }), viewer, clock, DEFAULT_BM25);
+    const capped = await bm25Page(ix.database.db, query("crowded", { domainType: "news" }), viewer, clock, cap);
     expect(capped.map((r) => [r.url, r.score])).toEqual(exact.map((r) => [r.url, r.score]));
   });
 });
