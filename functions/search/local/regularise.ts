@@ -27,8 +27,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/db.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { termsOfTokens, tokenize } from "../analyze.ts";
 import { PAGE_SIZE, type SearchQuery, type SearchViewer } from "../types.ts";
+import { type AnalysedText, analysedText, termFrequencies } from "./analysed-text.ts";
 import { DEFAULT_RANKING } from "./prepare.ts";
 import { type Bm25Params, bm25Page, type DocumentRow } from "./ranking.ts";
 
@@ -130,53 +130,6 @@ export function regularisedOrder(cands: Candidate[], p: RegularisationParams): s
   return values.map((v) => (cands[v.i] as Candidate).id);
 }
 
-/**
- * The text of a candidate analysed for its vector: its opening. A fetched web page can hold tens of
- * thousands of words, and analysing 30 of them whole would cost more than the ranking statement;
- * what a page is about shows in its opening. (SciFact's abstracts: p99 2,982 characters, so this
- * changes none of its figures.)
- */
-export const VECTOR_CHARS = 4000;
-
-/** A run of text's words (tokenize's) and each one's term ("" for a stop-word: termsOfTokens). */
-export interface AnalysedRun {
-  words: string[];
-  terms: string[];
-}
-
-/** A candidate's title and opening (VECTOR_CHARS) analysed once, the opening sentence by sentence. */
-export interface AnalysedText {
-  title: AnalysedRun;
-  sentences: AnalysedRun[];
-}
-
-const run = (text: string, language: string): AnalysedRun => {
-  const words = tokenize(text);
-  return { words, terms: termsOfTokens(words, language) };
-};
-
-/**
- * The title and the text's opening analysed, the opening split into sentences after . ! or ? and
- * white space (no token spans white space, so the terms are analyze's of the whole).
- */
-export function analyseText(title: string, body: string, language: string): AnalysedText {
-  return {
-    title: run(title, language),
-    sentences: body
-      .slice(0, VECTOR_CHARS)
-      .split(/(?<=[.!?])\s+/)
-      .map((sentence) => run(sentence, language)),
-  };
-}
-
-/** A document's terms with their title-weighted frequencies, as its postings hold them (prepare.ts). */
-function termFrequencies(text: AnalysedText, titleWeight: number): Map<string, number> {
-  const tf = new Map<string, number>();
-  for (const term of text.title.terms) if (term) tf.set(term, (tf.get(term) ?? 0) + titleWeight);
-  for (const sentence of text.sentences) for (const term of sentence.terms) if (term) tf.set(term, (tf.get(term) ?? 0) + 1);
-  return tf;
-}
-
 /** The df of terms a process has read, per database, while its index stays at one version. */
 interface DfCache {
   /** ranking.ts's index_version: search_stats' generation, document count and total length. */
@@ -230,8 +183,9 @@ async function documentFrequencies(
 }
 
 /**
- * The candidates' term weights, (1 + ln tf) · idf, from their title and text analysed here (the
- * rows are read for the page anyway; reading their postings back costs twice as much). Only a term
+ * The candidates' term weights, (1 + ln tf) · idf, from their title and text analysed here, or kept
+ * from an earlier query's analysis of the same text (analysed-text.ts; the rows are read for the
+ * page anyway; reading their postings back costs twice as much). Only a term
  * two or more candidates hold adds to a dot product: only those terms' df is read (about 40% of
  * the candidates' distinct terms on SciFact), in one statement answering one string; a term one
  * candidate holds alone counts as in one document (the highest idf), in that candidate's norm.
@@ -248,7 +202,7 @@ export async function candidateVectors(
   idf: (term: string) => number;
   texts: Map<string, AnalysedText>;
 }> {
-  const texts = new Map(rows.map((r) => [String(r.id), analyseText(r.title ?? "", r.body ?? "", r.language)]));
+  const texts = new Map(rows.map((r) => [String(r.id), analysedText(String(r.id), r.title ?? "", r.body ?? "", r.language)]));
   const tfs = rows.map((r) => termFrequencies(texts.get(String(r.id)) as AnalysedText, titleWeight));
   const held = new Map<string, number>();
   for (const tf of tfs) for (const term of tf.keys()) held.set(term, (held.get(term) ?? 0) + 1);

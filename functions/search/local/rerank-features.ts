@@ -5,14 +5,8 @@
  * statement of its own. Every feature is a finite number, most a share between 0 and 1.
  */
 import { analyze, tokenize } from "../analyze.ts";
-import {
-  type AnalysedText,
-  analyseText,
-  type Candidate,
-  candidateCosines,
-  type RegularisationParams,
-  regularisedValues,
-} from "./regularise.ts";
+import { type AnalysedText, analyseText } from "./analysed-text.ts";
+import { type Candidate, candidateCosines, type RegularisationParams, regularisedValues } from "./regularise.ts";
 
 /** A candidate to reorder: regularise.ts's Candidate with its title, text (as analysed) and language. */
 export interface RerankCandidate extends Candidate {
@@ -129,8 +123,9 @@ export function rerankFeatures(
   order.forEach(({ i }, k) => {
     rrank[i] = 1 / Math.log2(k + 2);
   });
-  // Each candidate's distinct words; of them, the query 5-grams and word starts each holds (only
-  // those: a set of every gram of every candidate would cost more than the rest together).
+  // The query's 5-grams (a shorter word whole) and word starts each candidate holds: looked up in
+  // the candidate's distinct words between spaces (AnalysedText's wordText), a word's 5-gram
+  // anywhere in it, a shorter word or start whole (" il "), a 5-letter start at a word's start.
   const queryGrams = new Set<string>();
   const queryStarts = new Set<string>();
   for (const c of cands) viewOf(c.language);
@@ -151,12 +146,8 @@ export function rerankFeatures(
   const sentences: Set<string>[][] = [];
   for (const c of cands) {
     const text = c.text ?? analyseText(c.title, c.body, c.language);
-    const titleTf = new Map<string, number>();
-    for (const term of text.title.terms) if (term) titleTf.set(term, (titleTf.get(term) ?? 0) + 1);
-    titles.push(titleTf);
-    const words = new Set(text.title.words);
-    for (const sentence of text.sentences) for (const w of sentence.words) words.add(w);
-    sentences.push(text.sentences.map((sentence) => new Set(sentence.terms)));
+    titles.push(text.titleTf);
+    sentences.push(text.sentenceTerms);
     // The query's pairs adjacent in the title or in one sentence (stop-words dropped), in either order.
     const pairs = new Set<string>();
     if (queryPairs.size > 0)
@@ -174,18 +165,9 @@ export function rerankFeatures(
     heldPairs.push(pairs);
     const grams = new Set<string>();
     const starts = new Set<string>();
-    for (const word of words) {
-      const start = word.slice(0, GRAM);
-      if (queryStarts.has(start)) starts.add(start);
-      if (word.length <= GRAM) {
-        if (queryGrams.has(word)) grams.add(word);
-      } else {
-        for (let k = 0; k + GRAM <= word.length; k++) {
-          const g = word.slice(k, k + GRAM);
-          if (queryGrams.has(g)) grams.add(g);
-        }
-      }
-    }
+    const words = text.wordText;
+    for (const g of queryGrams) if (words.includes(g.length < GRAM ? ` ${g} ` : g)) grams.add(g);
+    for (const p of queryStarts) if (words.includes(p.length < GRAM ? ` ${p} ` : ` ${p}`)) starts.add(p);
     for (const g of grams) holders.set(g, (holders.get(g) ?? 0) + 1);
     heldGrams.push(grams);
     heldStarts.push(starts);

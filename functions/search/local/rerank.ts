@@ -70,7 +70,7 @@
  * in this folder. These were compared on the same halvings, so the random halvings too were seen in
  * choosing among them.
  *
- * It reads the candidates' text as regularise.ts analysed it (analyseText); with that analysis,
+ * It reads the candidates' text as regularise.ts analysed it (analysed-text.ts); with that analysis,
  * about 3 ms of CPU a query in memory on SciFact's candidates (0.2–0.5 ms more than the eleven), and
  * about 6 ms in the service on a loaded 2-core machine, where the two analysing it apart took 7–10 ms.
  */
