@@ -11,7 +11,7 @@ import { DEFAULT_REGULARISATION } from "../../functions/search/local/regularise.
 import { FEATURES, type RerankCandidate, rerankFeatures } from "../../functions/search/local/rerank.ts";
 
 // A candidate's analysis (analysed-text.ts): kept per document while its text stays the same, and
-// the word text the reranker's 5-gram and word-start features look words up in.
+// the distinct words the reranker's 5-gram and word-start features are cut from.
 
 const f = (row: number[] | undefined, name: (typeof FEATURES)[number]) => row?.[FEATURES.indexOf(name)] as number;
 
@@ -62,7 +62,7 @@ const cand = (id: string, ranked: number, title: string, body: string): RerankCa
   return { id, ranked, vector, title, body, language: "en", text };
 };
 
-describe("the reranker's 5-gram and word-start features over a candidate's word text", () => {
+describe("the reranker's 5-gram and word-start features over a candidate's distinct words", () => {
   // Short query words held only as whole words ("risk" in "asterisk" or "risky" is not held),
   // long ones by any 5-gram inside a word (never across two words), starts at a word's start only.
   const query = "Risk of IL-6 hyperinflammation in 東京都 cohorts, 2019 data";

@@ -5,7 +5,7 @@
  * back as candidates query after query, so a process keeps the analyses of the documents it
  * analysed last (analysedText): within ANALYSED_CHARS characters of text, least recently used first
  * out. (SciFact's 809 train queries, each run once: 55% of the candidates' analyses were kept from
- * an earlier query; the JavaScript of a query 12.0 -> 9.0 ms on average, with the word text below.)
+ * an earlier query; the JavaScript of a query 12.0 -> 9.0 ms on average.)
  *
  * An analysis is kept for a document id with the text it was made from (the title, the opening and
  * the language) and used only while the row the query read still holds that same text: a document
@@ -41,11 +41,7 @@ export interface AnalysedText {
   sentenceTerms: Set<string>[];
   /** The title's terms, each with the times the title holds it. */
   titleTf: Map<string, number>;
-  /**
-   * The distinct words of the title and sentences, each between single spaces (" cell il 6 "): a
-   * word is held where " word " occurs in it, a word start where " start" does, and a run of
-   * letters within one word where the run does (no word holds a space).
-   */
+  /** The distinct words (tokenize's) of the title and sentences in order, each between single spaces (" cell il 6 "). */
   wordText: string;
   /** The terms with their title-weighted frequencies (termFrequencies), per title weight asked. */
   tfs: Map<number, Map<string, number>>;
