@@ -10,17 +10,13 @@
  *
  * Term weights (TERM_WEIGHTING; Bendersky, Metzler & Croft 2010, learning concept importance from
  * generic term features): each term's idf is multiplied by (cf / df)^0.5, its burstiness (its mean
- * title-weighted tf in the documents holding it: a topical term recurs in the documents it is in,
- * a generic one such as "increas", "associ", "risk" is used once in passing), and by e^0.6 ≈ 1.82
- * when the query spells it with a digit (il-6, brca1, 5-ht, 10%). cf is kept in search_terms by the
- * writer's df statements (no statement more, 8 bytes a term; migration 0014 fills it from the
- * postings); the factors travel with the terms, so the statement and its plan are the same. Learnt
- * as w(t) = idf · exp(θ · φ(t)) by coordinate ascent on the BM25 order's nDCG@10 (809 SciFact train
- * queries), each θ learnt on one half of the queries and measured on the other: BM25 alone 0.7060
- * -> 0.7209 in-sample (even 0.6895 -> 0.6962, odd 0.7234 -> 0.7469); held out, learnt on odd and
- * measured on even +0.0067, the reverse +0.0146, over 10 random halvings (both ways) +0.0113 on
- * average (+0.0011 to +0.0137, all 10 positive). Under rerank.ts's fourteen features, held out:
- * rerank.ts's header. Over the former eleven features, and other term features: EXPERIMENTS.md.
+ * title-weighted tf in the documents holding it: a topical term recurs in the documents it is in, a
+ * generic one such as "increas" or "risk" is used once in passing), and by e^0.6 ≈ 1.82 when the
+ * query spells it with a digit (il-6, brca1, 10%). cf is kept in search_terms by the writer's df
+ * statements (migration 0014 fills it). Learnt as w(t) = idf · exp(θ · φ(t)) by coordinate ascent
+ * on the BM25 order's nDCG@10 (809 SciFact train queries): BM25 alone 0.7060 -> 0.7209 in-sample;
+ * held out (θ learnt on one half of the query ids, measured on the other) +0.0067 and +0.0146, over
+ * 10 random halvings +0.0113 on average (all positive). More: rerank.ts's header, EXPERIMENTS.md.
  *
  * A page is found without reading every candidate's document row (the filters, the language check
  * and the boosts need it): the candidates are walked best BM25 score first, reading rows until
@@ -40,16 +36,14 @@
  * reported are assumed and checked by the same statement, so a search is one round trip: see
  * knownLanguages), and a document is scored with the terms of its own language's analysis, so a
  * Portuguese query finds Portuguese pages whatever `language` says and an English index answers
- * `language=fr` with its English pages. Documents in
- * the requested language, and pages on the requested country's top-level domain, then rank higher
- * (RANK_BOOST); the row's `score` stays the (term-weighted) BM25 score.
- *
- * What else was tried, with its figures (analysis, feedback, proximity, other models, second
- * representations): EXPERIMENTS.md in this folder.
+ * `language=fr` with its English pages. Documents in the requested language, and pages on the
+ * requested country's top-level domain, then rank higher (RANK_BOOST); `score` stays BM25's.
+ * What else was tried, with its figures: EXPERIMENTS.md in this folder.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { GLOBAL_OWNER } from "../../../schema/tables/search.ts";
 import type { Db } from "../../db/db.ts";
+import { executeGeneric } from "../../db/generic-plan.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { termsOfTokens, tokenize } from "../analyze.ts";
 import { PAGE_SIZE, type SearchQuery, type SearchViewer } from "../types.ts";
@@ -199,15 +193,15 @@ function postingsOf(q: SearchQuery, cap: number, owner: string): SQL {
 
 /**
  * The global documents `account` holds a copy of itself (its own copy answers in their place): a
- * walk of the account's range of search_documents_owner_url_idx with one probe per document, so it
- * costs per page the account fetched, not per candidate. Visibility is decided from the postings'
+ * walk of the account's range of search_documents_owner_url_idx with one probe per document (offset
+ * 0: never a hash join over every global document, which a generic plan chose), so it costs per
+ * page the account fetched, not per candidate. Visibility is decided from the postings'
  * owner and this set: the candidates' document rows are then only read for the filters, as before
  * ownership, through the filter indexes.
  */
 function shadowedSql(account: string): SQL {
-  return sql`select g.id from search_documents o
-    join search_documents g on g.owner_account_id = ${GLOBAL_OWNER} and g.url = o.url
-    where o.owner_account_id = ${account}`;
+  return sql`select g.id from search_documents o cross join lateral (select g.id from search_documents g
+      where g.owner_account_id = ${GLOBAL_OWNER} and g.url = o.url offset 0) g where o.owner_account_id = ${account}`;
 }
 
 /** The viewer's account id; a missing one is a programming error, never "global only". */
@@ -346,7 +340,11 @@ async function rankedPage(
   // and is in the language it was scored in, unless it is a global copy the account's own replaces.
   const rowCheck = sql`select ${boostSql(q)} as boost from search_documents d
     where d.id = s.doc_id and ${filterSql(q, clock)}${ownLanguage} and d.id not in (select id from shadowed) offset 0`;
-  const result = await db.execute(sql`
+  // Planned once per shape (generic-plan.ts), but under a domain filter: its LIKE prefix needs the pattern.
+  const generic = !q.includeDomains.some(Boolean) && !q.excludeDomains.some(Boolean);
+  const result = await executeGeneric(
+    db,
+    sql`
     with recursive ${languagesCte(q.domainType)},
     ${narrows(q) ? sql`f as materialized (select d.id from search_documents d where ${filterSql(q, clock)}),` : sql``}
     st as (
@@ -390,7 +388,9 @@ async function rankedPage(
       res.body, res.site_name, res.language, res.published_at, res.publisher, res.authors, res.venue, res.year,
       res.pdf_url, res.cited_by_count, res.score, res.ranked, (select version from st) as index_version
     from (select 1) one left join res on true
-    order by res.ranked desc, res.id`);
+    order by res.ranked desc, res.id`,
+    generic,
+  );
   // One row even for an empty page (it carries the languages): its id is null.
   const rows = (result as unknown as { rows: (DocumentRow & { indexed_languages: string[] })[] }).rows;
   return {
