@@ -17,7 +17,6 @@
  * finite numbers as written by JavaScript, arrays of those as ARRAY[...]; anything else (a NUL
  * character, which Postgres text cannot hold, a non-finite number, another type) falls back.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Db } from "./db.ts";
@@ -33,7 +32,19 @@ interface Prepared {
   next: number;
 }
 
-const prepared = new WeakMap<PGlite, Prepared>();
+const prepared = new WeakMap<Db, Prepared>();
+
+/**
+ * The databases whose one connection this process owns (PGlite: wrapPglite marks each). Marked
+ * rather than detected, so that this module never loads PGlite (the edge functions' bundles carry
+ * none).
+ */
+const ownConnection = new WeakSet<Db>();
+
+/** Marks `db` as a database on a connection of its own (see ownConnection). */
+export function ownsItsConnection(db: Db): void {
+  ownConnection.add(db);
+}
 
 /** `v` as a SQL literal, or null where it cannot be passed exactly (see the top of this file). */
 export function literal(v: unknown): string | null {
@@ -53,12 +64,11 @@ export function literal(v: unknown): string | null {
  * is not false, else as `db.execute` gives it. The same rows either way.
  */
 export async function executeGeneric(db: Db, query: SQL, generic = true): Promise<unknown> {
-  const client = (db as { $client?: unknown }).$client;
-  if (!generic || !(client instanceof PGlite)) return db.execute(query);
+  if (!generic || !ownConnection.has(db)) return db.execute(query);
   const { sql: text, params } = dialect.sqlToQuery(query);
   const args = params.map(literal);
   if (args.some((a) => a === null)) return db.execute(query);
-  const name = await nameOf(db, client, text);
+  const name = await nameOf(db, text);
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
@@ -67,17 +77,17 @@ export async function executeGeneric(db: Db, query: SQL, generic = true): Promis
   } catch (err) {
     // Deallocated meanwhile (32 other statements prepared since this one was named): run it as is.
     if ((err as { code?: string }).code !== "26000") throw err;
-    prepared.get(client)?.names.delete(text);
+    prepared.get(db)?.names.delete(text);
     return db.execute(query);
   }
 }
 
-/** The name `text` is prepared under on this client, preparing it (and deallocating the oldest) first if need be. */
-async function nameOf(db: Db, client: PGlite, text: string): Promise<string> {
-  let p = prepared.get(client);
+/** The name `text` is prepared under on this database, preparing it (and deallocating the oldest) first if need be. */
+async function nameOf(db: Db, text: string): Promise<string> {
+  let p = prepared.get(db);
   if (!p) {
     p = { names: new Map(), next: 0 };
-    prepared.set(client, p);
+    prepared.set(db, p);
   }
   const known = p.names.get(text);
   if (known) {

@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import * as tables from "../../schema/tables/index.ts";
 import { type Database, type Db, MIGRATIONS_FOLDER } from "./db.ts";
+import { ownsItsConnection } from "./generic-plan.ts";
 
 /**
  * The embedded database (single-machine mode). Kept apart from open-database.ts, which loads this
@@ -49,6 +50,8 @@ function checkpointWhenWalGrows(client: PGlite, o: WalCheckpoints): () => void {
 /** A drizzle Database over an open PGlite client (also used by tests that load a snapshot). */
 export function wrapPglite(client: PGlite, description: string, wal: WalCheckpoints = WAL_CHECKPOINTS): Database {
   const db = drizzlePglite(client, { schema: tables });
+  // One connection, this process's own: statements may be kept prepared on it (generic-plan.ts).
+  ownsItsConnection(db as unknown as Db);
   const stopCheckpoints = checkpointWhenWalGrows(client, wal);
   return {
     db: db as unknown as Db,
