@@ -29,6 +29,8 @@ export const MAX_PREPARED = 32;
 interface Prepared {
   /** Statement text -> its name, least recently used first. */
   names: Map<string, Promise<string>>;
+  /** Texts that could not be prepared (not a query PREPARE takes): run as they are from then on. */
+  refused: Set<string>;
   next: number;
 }
 
@@ -68,7 +70,15 @@ export async function executeGeneric(db: Db, query: SQL, generic = true): Promis
   const { sql: text, params } = dialect.sqlToQuery(query);
   const args = params.map(literal);
   if (args.some((a) => a === null)) return db.execute(query);
-  const name = await nameOf(db, text);
+  let name: string;
+  try {
+    name = await nameOf(db, text);
+  } catch {
+    // Not a statement PREPARE takes (it refused it): run as it is, now and from now on.
+    const p = prepared.get(db);
+    if (p && p.refused.size < MAX_PREPARED) p.refused.add(text);
+    return db.execute(query);
+  }
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
@@ -86,9 +96,10 @@ export async function executeGeneric(db: Db, query: SQL, generic = true): Promis
 async function nameOf(db: Db, text: string): Promise<string> {
   let p = prepared.get(db);
   if (!p) {
-    p = { names: new Map(), next: 0 };
+    p = { names: new Map(), refused: new Set(), next: 0 };
     prepared.set(db, p);
   }
+  if (p.refused.has(text)) throw new Error("refused before");
   const known = p.names.get(text);
   if (known) {
     p.names.delete(text);

@@ -113,6 +113,16 @@ describe.each(driverCases(["pglite", "pg"]))("executeGeneric on $driver", ({ dri
     expect(await planMode()).toBe("auto");
   });
 
+  it("a statement PREPARE does not take runs as it is", async () => {
+    for (let i = 0; i < 2; i++) {
+      await executeGeneric(database.db, sql`create table if not exists generic_plan_made (n int)`);
+      await executeGeneric(database.db, sql`insert into generic_plan_made values (${i})`);
+    }
+    const got = (await executeGeneric(database.db, sql`select n from generic_plan_made order by n`)) as { rows: unknown[] };
+    expect(got.rows).toEqual([{ n: 0 }, { n: 1 }]);
+    expect(await planMode()).toBe("auto");
+  });
+
   it("keeps at most MAX_PREPARED statements, and a statement deallocated is prepared again", async () => {
     const shape = (k: number) => sql`select ${k}::int + ${sql.raw(String(k))} as v`;
     for (let k = 0; k < MAX_PREPARED + 8; k++) {
