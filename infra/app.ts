@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { App } from "aws-cdk-lib";
+import { processEnvironment } from "../functions/config/config.ts";
 import { APP_CONTEXT, propsFromContext } from "./config.ts";
 import { buildOsprey } from "./osprey.ts";
 
@@ -9,7 +10,7 @@ import { buildOsprey } from "./osprey.ts";
  * region=…`), `npm run infra:deploy`. Settings come from infra/config.ts's defaults and the context
  * keys it reads (README, "Deploy to AWS").
  */
-const outdir = process.env.CDK_OUTDIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "cdk.out");
+const outdir = processEnvironment().CDK_OUTDIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "cdk.out");
 const app = new App({ outdir, context: APP_CONTEXT });
 buildOsprey(
   app,

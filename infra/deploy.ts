@@ -9,6 +9,7 @@ import {
 } from "@aws-sdk/client-secrets-manager";
 import { GetParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
+import { processEnvironment } from "../functions/config/config.ts";
 import { UNSET_SECRET_VALUE } from "./stacks/data-stack.ts";
 
 /**
@@ -139,14 +140,16 @@ function contextOf(args: string[]): Record<string, string> {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  // The environment, read once (config.ts's accessor): the secrets it may give, and the commands' own.
+  const env = processEnvironment();
   const ctx = contextOf(args);
   const name = ctx.name ?? "osprey";
   const aws = awsChecks();
   const plan = await preflight(aws, {
     databaseSecret: ctx.database === "rds" ? null : (ctx.neonSecretName ?? `${name}/database-url`),
-    databaseUrl: process.env.OSPREY_DATABASE_URL,
+    databaseUrl: env.OSPREY_DATABASE_URL,
     llmSecret: ctx.llmProvider ? (ctx.llmApiKeySecret ?? `${name}/llm-api-key`) : null,
-    llmApiKey: process.env.OSPREY_LLM_API_KEY,
+    llmApiKey: env.OSPREY_LLM_API_KEY,
   });
   // A secret value given in the environment can be put only once the data stack has made the secret.
   const blocking = plan.problems;
@@ -157,7 +160,7 @@ async function main(): Promise<void> {
   const root = fileURLToPath(new URL("../", import.meta.url));
   const run = (cmd: string, cmdArgs: string[], cwd: string) => {
     process.stdout.write(`\n$ ${cmd} ${cmdArgs.join(" ")}\n`);
-    const r = spawnSync(cmd, cmdArgs, { cwd, stdio: "inherit", env: { ...process.env } });
+    const r = spawnSync(cmd, cmdArgs, { cwd, stdio: "inherit", env: { ...env } });
     if (r.status !== 0) process.exit(r.status ?? 1);
   };
   const cdk = path.join(root, "node_modules/.bin/cdk");

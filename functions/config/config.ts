@@ -291,10 +291,10 @@ export function loadConfig(): Config {
 }
 
 /**
- * The process environment as it is, for the two entry points that hand it on rather than parse it
+ * The process environment as it is, for the entry points that hand it on rather than parse it
  * here: the Lambda handler (parsed on the first request, so a bad value is an error response, not a
- * crash at import) and `dev:cloud` (which passes it to the processes it starts). The only read of
- * process.env outside this file's parser.
+ * crash at import), `dev:cloud` and `infra:deploy` (which pass it to the processes they start), and
+ * the CDK app (its output folder). The only read of process.env outside this file's parser.
  */
 export function processEnvironment(): Record<string, string | undefined> {
   return process.env;
