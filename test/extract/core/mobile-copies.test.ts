@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { dropMobileCopies } from "../../../functions/extract/content/mobile-copies.ts";
 import { extractMainText } from "../../../functions/extract/extract.ts";
+import { parseDocument } from "../../../functions/extract/parse.ts";
 import { para } from "./pages.ts";
 
 const text = (html: string) => extractMainText(html, "https://shop.example.com/robot-vacuum-j7.html").text;
@@ -70,5 +72,40 @@ describe("a phone layout's copy set in another shape (an accordion of the deskto
     const own = `<p>On phones, tap a size to see the airlines that accept it, and save the list for check-in. Prices shown in the app include the member discount, and orders placed before noon ship the same day with free returns for thirty days.</p><p>The app also keeps your boarding passes, bag tags and trip notes in one place, ready offline at the gate, so you never have to look for a signal while you queue with your carry-on.</p>`;
     const t = extractMainText(guide(own), "https://bags.example.com/luggage/carry-on").text;
     expect(t).toContain("tap a size to see the airlines");
+  });
+});
+
+describe("a phone layout's copies: the rule's work is bounded by the page's text", () => {
+  // Each copy's words are searched for in the whole text: without a bound, n copies cost n times
+  // the text (8,000 phone-only blocks took 1.5 s; the growth is in `npm run bench -- extraction`).
+  const line = (i: number) => `Section ${i} explains how the robot handles carpet number ${i} with its lifted mop.`;
+  const root = (n: number) =>
+    parseDocument(`<main><div class="d-none d-md-block">${Array.from({ length: n }, (_, i) => `<p>${line(i)}</p>`).join("")}</div>
+      ${Array.from({ length: n }, (_, i) => `<div class="d-md-none"><p>${line(i)}</p></div>`).join("")}</main>`).querySelector(
+      "main",
+    ) as Element;
+
+  it("a page of many copies loses them all while the searches fit the budget", () => {
+    const main = root(200);
+    dropMobileCopies(main);
+    expect(main.querySelectorAll(".d-md-none")).toHaveLength(0);
+    expect(main.querySelectorAll("p")).toHaveLength(200);
+  });
+
+  it("past the budget (256 passes over the text) the remaining copies stay, in document order", () => {
+    const main = root(400);
+    dropMobileCopies(main);
+    const left = [...main.querySelectorAll(".d-md-none")];
+    expect(left).toHaveLength(400 - 256);
+    expect(left[0]?.textContent).toBe(line(256));
+  });
+
+  it("copies nested in a copy are one copy: it goes whole", () => {
+    const main = parseDocument(
+      `<main><p>${line(1)}</p>${'<div class="d-md-none">'.repeat(300)}<p>${line(1)}</p>${"</div>".repeat(300)}</main>`,
+    ).querySelector("main") as Element;
+    dropMobileCopies(main);
+    expect(main.querySelectorAll(".d-md-none")).toHaveLength(0);
+    expect(main.textContent).toBe(line(1));
   });
 });
