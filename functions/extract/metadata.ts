@@ -2,6 +2,8 @@
  * Page-level metadata (spec 2.5), always read from the whole document: title, description,
  * author, published date and language. Each field is null when the page does not state it.
  */
+
+import { trimEndWhere } from "../lib/trim.ts";
 import { detectLanguage, normalizeLanguage } from "./language.ts";
 import type { PageMetadata } from "./types.ts";
 
@@ -124,11 +126,12 @@ function ldAuthor(ld: Json[]): string | null {
 const BYLINE_SELECTORS =
   '[rel="author"], [itemprop="author"] [itemprop="name"], [itemprop="author"], .byline .author, .author-name, .byline, .author, [class*="author-name"]';
 
+/** What may trail a byline ("By Ann Lee |", "Ann Lee, "): one character of it. */
+const BYLINE_TAIL = /[\s—–|,:;-]/;
+
 function cleanByline(s: string | null | undefined): string | null {
-  const t = clean(s)
-    ?.replace(/^(by|posted by|written by|von|par|por)\s*:?\s+/i, "")
-    .replace(/[\s—–|,:;-]+$/, "")
-    .trim();
+  const lead = clean(s)?.replace(/^(by|posted by|written by|von|par|por)\s*:?\s+/i, "");
+  const t = lead === undefined ? undefined : trimEndWhere(lead, (c) => BYLINE_TAIL.test(c)).trim();
   if (!t || t.length > 100 || /^https?:/.test(t)) return null;
   return t;
 }

@@ -35,7 +35,12 @@ export function withoutQueryParams(text: string): string {
 /** Data exceptions (class 22) quote the rejected value: `invalid input syntax for type uuid: "…"`. */
 function redactDataException(message: string, code: string | undefined): string {
   if (!code?.startsWith("22")) return message;
-  return message.replace(/: ".*"$/s, ': "[redacted]"').replace(/: 0x[0-9a-f ]+$/i, ": [redacted]");
+  // The quoted value runs from the first `: "` to the closing quote at the end (as /: ".*"$/s would
+  // find it: that regex is quadratic in a message repeating `: "`).
+  const open = message.indexOf(': "');
+  if (open >= 0 && message.length >= open + 4 && message.endsWith('"')) return `${message.slice(0, open)}: "[redacted]"`;
+  // Invalid bytes, one or several: `…for encoding "UTF8": 0xc3 0x28`.
+  return message.replace(/: 0x[0-9a-f]{2}(?: 0x[0-9a-f]{2})*$/i, ": [redacted]");
 }
 
 const QUERY_CHARS = 500;

@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { type AllowedHost, isPrivateHostAllowed } from "../config/config.ts";
+import { trimEndWhere } from "../lib/trim.ts";
 
 /**
  * The one module that decides whether Osprey may connect to a destination (STYLE habit 9; issue 3,
@@ -115,10 +116,7 @@ function nameVerdict(name: string): string | null {
 
 /** Host without IPv6 brackets or a trailing dot, lower-cased: the form policy rules compare. */
 export function bareHost(hostname: string): string {
-  return hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, "")
-    .replace(/\.+$/, "");
+  return trimEndWhere(hostname.toLowerCase().replace(/^\[|\]$/g, ""), (c) => c === ".");
 }
 
 /** Why a host (name or IP literal, bare) is refused, or null when it passes. */

@@ -9,6 +9,7 @@
  * 4. cut to PAGE_SIZE and number `position` from page×PAGE_SIZE+1.
  */
 
+import { trimEndWhere } from "../lib/trim.ts";
 import { postFilter } from "./providers/post-filter.ts";
 import type { SearchResultWire } from "./search.schemas.ts";
 import { PAGE_SIZE, type SearchHit, type SearchQuery } from "./types.ts";
@@ -23,7 +24,7 @@ export function normaliseResultUrl(raw: string): string | null {
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") return null;
   const host = u.hostname.toLowerCase().replace(/^www\./, "");
-  const path = u.pathname.length > 1 ? u.pathname.replace(/\/+$/, "") : "";
+  const path = u.pathname.length > 1 ? trimEndWhere(u.pathname, (c) => c === "/") : "";
   return `${host}${u.port ? `:${u.port}` : ""}${path}${u.search}`;
 }
 

@@ -1,4 +1,5 @@
 import { Secret, TOTP } from "otpauth";
+import { trimEndWhere } from "../lib/trim.ts";
 import type { TotpSpec } from "./providers/types.ts";
 
 /**
@@ -19,7 +20,7 @@ export class TotpFormatError extends Error {
 
 /** Upper-case base32 without padding or the spaces authenticator apps group it with; null if not base32. */
 function base32Secret(raw: string): string | null {
-  const s = raw.replace(/[\s-]/g, "").replace(/=+$/, "").toUpperCase();
+  const s = trimEndWhere(raw.replace(/[\s-]/g, ""), (c) => c === "=").toUpperCase();
   // 16 characters = 80 bits, the least sites hand out (RFC 4226 asks for at least 128).
   if (!/^[A-Z2-7]{16,1024}$/.test(s)) return null;
   // Lengths 1, 3 and 6 (mod 8) are not a whole number of bytes.

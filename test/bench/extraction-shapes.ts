@@ -4,13 +4,18 @@
  * linear, 16x quadratic. Plain paragraphs are the anchor, timed in the same run: the machine's speed
  * drifts, the growth ratios hold. Two rules were quadratic before this section existed (10,000
  * sibling spans took 9 s in the echo rule, 3,000 phone-only blocks 12 s in the phone-copy rule);
- * a growth well above the anchor's is the sign of another.
+ * a growth well above the anchor's is the sign of another. Four more were found so (a glossary's
+ * terms counted once per term; /\s+$/ and like regexes on a long run inside a <pre>, a cell's code
+ * or a byline, which V8 runs from each character of the run).
  */
 import { extractMainText } from "../../functions/extract/extract.ts";
 
 const sentence = (i: number) => `Block number ${i} says something of its own, word ${i * 7} and word ${i * 13}.`;
 
-/** Each shape's body for `n` blocks. */
+/** Plain paragraphs, the text beside a run (the run alone would not be chosen as the content). */
+const SHAPES_ANCHOR = (n: number) => Array.from({ length: Math.min(n, 20) }, (_, i) => `<p>${sentence(i)}</p>`).join("");
+
+/** Each shape's body for `n` blocks (a run: n times 10 or 20 characters). */
 const SHAPES: Record<string, (n: number) => string> = {
   "paragraphs (anchor)": (n) => Array.from({ length: n }, (_, i) => `<p>${sentence(i)}</p>`).join(""),
   "sibling spans": (n) => `<p>${Array.from({ length: n }, (_, i) => `<span>${sentence(i)}</span>`).join("")}</p>`,
@@ -28,6 +33,12 @@ const SHAPES: Record<string, (n: number) => string> = {
   "<time> stamps": (n) =>
     Array.from({ length: n }, (_, i) => `<p><time datetime="2024-01-01">Jan 1</time> ${sentence(i)}</p>`).join(""),
   "nested divs": (n) => `${"<div>".repeat(n)}<p>${sentence(0)}</p>${"</div>".repeat(n)}`,
+  "glossary terms (<dl>)": (n) =>
+    `<dl>${Array.from({ length: n }, (_, i) => `<dt>Term ${i}</dt><dd>${sentence(i)}</dd>`).join("")}</dl>`,
+  "spaces inside <pre>": (n) => `${SHAPES_ANCHOR(n)}<pre>start${" ".repeat(n * 20)}end</pre>`,
+  "spaces in a cell's code": (n) =>
+    `${SHAPES_ANCHOR(n)}<table><tr><td><pre>a${" ".repeat(n * 20)}b</pre></td><td>c</td></tr></table>`,
+  "separators after a byline": (n) => `${SHAPES_ANCHOR(n)}<p class="byline">By Ann ${"| ".repeat(n * 10)}Lee</p>`,
 };
 
 const page = (body: string) =>

@@ -16,11 +16,21 @@ const LABELS_MIN = 3;
 /** Removes the labels repeated on a grid's cards inside `root`. */
 export function dropFieldLabels(root: Element): void {
   const groups = new Map<string, Element[]>();
+  // Each list's <dt>s counted once, not once per <dt> (a glossary of n terms cost n² otherwise).
+  const terms = new Map<Element, number>();
+  const termsOf = (list: Element) => {
+    let n = terms.get(list);
+    if (n === undefined) {
+      n = list.querySelectorAll("dt").length;
+      terms.set(list, n);
+    }
+    return n;
+  };
   for (const dt of root.querySelectorAll("dt")) {
     const text = (dt.textContent ?? "").replace(/\s+/g, " ").trim();
     if (text === "" || visibleLength(text) > LABEL_CHARS) continue;
     const list = dt.parentElement;
-    if (!list || list.querySelectorAll("dt").length < 2) continue;
+    if (!list || termsOf(list) < 2) continue;
     const group = groups.get(text);
     if (group) group.push(dt);
     else groups.set(text, [dt]);

@@ -54,5 +54,6 @@ export function preText(pre: Element): string {
   walk(pre);
   if (out.startsWith("\r\n")) out = out.slice(2);
   else if (out.startsWith("\n")) out = out.slice(1);
-  return out.replace(/\r\n?/g, "\n").replace(/\s+$/, "");
+  // trimEnd, not /\s+$/: that regex is quadratic in a long run of spaces inside the block.
+  return out.replace(/\r\n?/g, "\n").trimEnd();
 }

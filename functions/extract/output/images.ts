@@ -1,3 +1,4 @@
+import { trimEndWhere } from "../../lib/trim.ts";
 import { absoluteUrl, isWebUrl } from "./dom.ts";
 
 /** The largest candidate of a srcset (by width descriptor, then density); URLs may contain commas. */
@@ -13,7 +14,7 @@ export function largestSrcsetUrl(srcset: string | null): string | null {
     while (i < n && !/\s/.test(srcset[i] ?? "")) i++;
     let url = srcset.slice(start, i);
     let descriptor = "";
-    if (url.endsWith(",")) url = url.replace(/,+$/, "");
+    if (url.endsWith(",")) url = trimEndWhere(url, (c) => c === ",");
     else {
       const d = i;
       while (i < n && srcset[i] !== ",") i++;

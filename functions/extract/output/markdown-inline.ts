@@ -75,7 +75,7 @@ export class InlineRenderer {
     this[kind]++;
     const inner = this.children(el);
     this[kind]--;
-    const core = inner.replace(/^[\s]+|[\s]+$/g, "");
+    const core = inner.trim();
     if (core === "") return inner;
     // whitespace at the edges moves outside: "** x**" would not be emphasis
     const lead = inner.length > 0 && /\s/.test(inner[0] ?? "") ? " " : "";

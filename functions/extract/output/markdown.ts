@@ -234,7 +234,9 @@ class MarkdownWriter {
         this.inline
           .children(cell)
           .trim()
-          .replace(/\s*\n\s*/g, "<br>"),
+          // A run of spaces holding a line break is one <br> (as /\s*\n\s*/ would make it, in
+          // time quadratic in a long run of spaces without one).
+          .replace(/\s+/g, (run) => (run.includes("\n") ? "<br>" : run)),
       ).replace(/\|/g, "\\|"),
     );
     if (grid.every((row) => row.every((cell) => cell === ""))) return; // an empty table is no content
