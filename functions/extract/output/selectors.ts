@@ -1,4 +1,5 @@
 import { CDATA_SECTION_NODE, ELEMENT_NODE, TEXT_NODE } from "./dom.ts";
+import { selectAll, selectorBudget } from "./select.ts";
 import { cssEscape, findInvalidSelectors } from "./selector-syntax.ts";
 import { SKIP_TAGS } from "./tags.ts";
 
@@ -27,15 +28,6 @@ const BOILERPLATE_ID =
 /** Below this much own non-link text an element is not "content-heavy". */
 const MIN_CONTENT_CHARS = 50;
 
-/** querySelectorAll that treats selectors linkedom cannot evaluate (pseudo-elements…) as matching nothing. */
-function queryAll(document: Document, selector: string): Element[] {
-  try {
-    return [...document.querySelectorAll(selector)];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Applies `exclude_selectors` then `include_selectors` to `document` (spec 4.6 rules 3–5).
  * Excluded elements are removed from the document in place (entries matching nothing are ignored).
@@ -50,15 +42,17 @@ export function applySelectors(
   include: string[] | undefined,
   exclude: string[] | undefined,
 ): SelectorOutcome {
+  // One budget for the page's selectors, include and exclude: a costly one cannot stall the fetch.
+  const budget = selectorBudget();
   for (const selector of exclude ?? []) {
-    for (const el of queryAll(document, selector)) if (el !== document.documentElement) el.remove();
+    for (const el of selectAll(document, selector, budget)) if (el !== document.documentElement) el.remove();
   }
   if (!include || include.length === 0) return { ok: true, root: null, unmatched: [] };
 
   const matched = new Set<Element>();
   const unmatched: string[] = [];
   for (const selector of include) {
-    const found = queryAll(document, selector);
+    const found = selectAll(document, selector, budget);
     if (found.length === 0) unmatched.push(selector);
     for (const el of found) matched.add(el);
   }
@@ -95,7 +89,7 @@ export function candidateSelectors(document: Document): string[] {
   const out: string[] = [];
   for (const selector of LANDMARKS) {
     if (out.length >= 4) break;
-    const el = queryAll(document, selector)[0];
+    const el = selectAll(document, selector)[0];
     if (el && (el.textContent ?? "").trim() !== "" && !(selector === "section" && out.includes("section[role]")))
       out.push(selector);
   }
@@ -131,7 +125,7 @@ export function candidateSelectors(document: Document): string[] {
     if (out.length >= MAX_CANDIDATES) break;
     const selector = `#${cssEscape(w.id)}`;
     // only hints that select this very element here (ids can be duplicated or odd)
-    if (seen.has(selector) || queryAll(document, selector)[0] !== w.el) continue;
+    if (seen.has(selector) || selectAll(document, selector)[0] !== w.el) continue;
     seen.add(selector);
     out.push(selector);
   }
