@@ -42,14 +42,41 @@ function decodeXmlText(s: string): string {
 
 /** The <loc> values of a sitemap document and whether it is a sitemap index. */
 export function parseSitemap(xml: string): { index: boolean; locs: string[] } {
-  const noComments = xml.replace(/<!--[\s\S]*?-->/g, "");
+  const noComments = withoutComments(xml);
   const index = /<(?:[\w-]+:)?sitemapindex[\s>]/i.test(noComments);
   const locs: string[] = [];
-  for (const m of noComments.matchAll(/<(?:[\w-]+:)?loc(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w-]+:)?loc\s*>/gi)) {
-    const loc = decodeXmlText(m[1] ?? "");
+  // Each <loc> runs to its first </loc>, found by hand: one lazy regex read to the end of the
+  // document from every unclosed <loc> (quadratic in their number). A <loc> with no ">" or no
+  // </loc> after it has none after the later ones either: the scan stops there.
+  LOC_OPEN.lastIndex = 0;
+  for (let m = LOC_OPEN.exec(noComments); m; m = LOC_OPEN.exec(noComments)) {
+    const open = noComments.indexOf(">", m.index + m[0].length);
+    if (open < 0) break;
+    LOC_CLOSE.lastIndex = open + 1;
+    const close = LOC_CLOSE.exec(noComments);
+    if (!close) break;
+    const loc = decodeXmlText(noComments.slice(open + 1, close.index));
     if (loc) locs.push(loc);
+    LOC_OPEN.lastIndex = close.index + close[0].length;
   }
   return { index, locs };
+}
+
+/** Where a <loc> (or <prefix:loc>) starts, and where one ends. */
+const LOC_OPEN = /<(?:[\w-]+:)?loc(?=[\s>])/gi;
+const LOC_CLOSE = /<\/(?:[\w-]+:)?loc\s*>/gi;
+
+/** `xml` without its comments (an unclosed one stays, as the text after it). */
+function withoutComments(xml: string): string {
+  let out = "";
+  let last = 0;
+  for (let start = xml.indexOf("<!--"); start >= 0; start = xml.indexOf("<!--", last)) {
+    const end = xml.indexOf("-->", start + 4);
+    if (end < 0) break;
+    out += xml.slice(last, start);
+    last = end + 3;
+  }
+  return out + xml.slice(last);
 }
 
 const isHttp = (s: string, base: string): string | null => {

@@ -40,3 +40,23 @@ describe("parseDocument", () => {
     }
   });
 });
+
+describe("parseDocument on markup whose regex passes were quadratic", () => {
+  // Each lazy or [^>]*> regex read to the end of the page from every unclosed tag: these pages
+  // took minutes before (past the test timeout); each case checks what the page still gives.
+  it("100,000 unclosed <script> tags after a stray CDATA marker: the marker still goes", () => {
+    const page = `<!doctype html><html><head><title>t</title></head><body><p>Kept text</p><![CDATA[ x ]]><script>//<![CDATA[\nvar a;\n//]]></script>${"<script>y".repeat(100_000)}</body></html>`;
+    const doc = parseDocument(page);
+    expect(doc.body?.textContent).toContain("Kept text");
+    expect(doc.querySelector("script")?.textContent).toContain("//<![CDATA[");
+    // The stray markers around " x " went; the script's own stayed (its text follows).
+    expect(doc.body?.textContent?.startsWith("Kept text x //<![CDATA[")).toBe(true);
+  });
+
+  it("100,000 unclosed doctypes on a page the parser must normalise: its text is kept", () => {
+    const page = `<p>Before the doctype</p><!doctype html><html><head><title>t</title></head><body><p>Body text</p>${"<!doctype x".repeat(100_000)}</body></html>`;
+    const doc = parseDocument(page);
+    expect(doc.body?.textContent).toContain("Before the doctype");
+    expect(doc.body?.textContent).toContain("Body text");
+  });
+});
