@@ -2,6 +2,7 @@ import { parseHTML } from "linkedom";
 import "./unscripted-nodes.ts";
 import "./class-attribute.ts";
 import "./element-construction.ts";
+import { elementSpans } from "../lib/markup.ts";
 import { repairMojibake } from "./mojibake.ts";
 import { capNesting } from "./nesting.ts";
 
@@ -95,30 +96,13 @@ function withoutTags(s: string, start: RegExp): string {
 const RAW_OPEN = /<(script|style|textarea|svg|math)\b/gi;
 const HTML_CDATA = /<!\[CDATA\[|\]\]>/g;
 
-/**
- * Drops the CDATA markers outside raw-text and foreign elements: each element runs to its first
- * closing tag. Found by hand rather than with one lazy regex (<(script|…)\b[\s\S]*?<\/\1\s*>),
- * which reads to the end of the page from every unclosed opening tag (20,000 of them: 0.6 s); a
- * name with no closing tag after one of its openings has none after the later ones either.
- */
+/** Drops the CDATA markers outside raw-text and foreign elements (each runs to its first closing tag). */
 function dropHtmlCdata(source: string): string {
   let out = "";
   let last = 0;
-  const unclosed = new Set<string>();
-  RAW_OPEN.lastIndex = 0;
-  for (let m = RAW_OPEN.exec(source); m; m = RAW_OPEN.exec(source)) {
-    const name = (m[1] as string).toLowerCase();
-    if (unclosed.has(name)) continue;
-    const close = new RegExp(`</${name}\\s*>`, "gi");
-    close.lastIndex = m.index + m[0].length;
-    const c = close.exec(source);
-    if (!c) {
-      unclosed.add(name);
-      continue;
-    }
-    out += source.slice(last, m.index).replace(HTML_CDATA, "") + source.slice(m.index, c.index + c[0].length);
-    last = c.index + c[0].length;
-    RAW_OPEN.lastIndex = last;
+  for (const [start, end] of elementSpans(source, RAW_OPEN, (name) => new RegExp(`</${name}\\s*>`, "gi"))) {
+    out += source.slice(last, start).replace(HTML_CDATA, "") + source.slice(start, end);
+    last = end;
   }
   return out + source.slice(last).replace(HTML_CDATA, "");
 }

@@ -8,6 +8,7 @@
  * server-rendered page. A page without executable scripts never needs rendering: a browser would
  * show the same thing.
  */
+import { replaceTags } from "../lib/markup.ts";
 
 /** Below this many visible (non-space) characters a page is treated as an empty shell. */
 const TINY_TEXT = 200;
@@ -97,7 +98,9 @@ function scan(html: string): Scan {
         else s.inlineScriptBytes += (m[3] ?? "").length;
       }
     } else if (raw === "noscript") {
-      if (s.noscript.length < 4000) s.noscript += ` ${m[3] ?? ""}`;
+      // At most 4,000 characters in all: the check strips their tags, and one huge block would
+      // cost that pass as much as the page.
+      if (s.noscript.length < 4000) s.noscript += ` ${(m[3] ?? "").slice(0, 4000)}`;
     } else if (raw === "textarea") {
       addText(m[3] ?? "");
     }
@@ -108,7 +111,7 @@ function scan(html: string): Scan {
 }
 
 /** Text of a markup fragment, tags dropped (for the noscript check). */
-const stripTags = (html: string): string => html.replace(/<[^>]*>/g, " ");
+const stripTags = (html: string): string => replaceTags(html, " ");
 
 /**
  * True when the page's content needs scripts to appear: an empty app root, a noscript wall, a

@@ -90,3 +90,18 @@ describe.skipIf(!existsSync(join(DATA, "wcxb-dev/dev/html")))("isBotChallenge on
     expect(flagged).toEqual([]);
   });
 });
+
+describe("isBotChallenge on markup whose regex passes were quadratic", () => {
+  // The visible-text count stripped hidden elements and tags with regexes that read to the end of
+  // the page from each unclosed one: up to about 8 s within the 200,000 characters read. One pass now
+  // (lib/markup.ts), with the same verdicts.
+  it("a page with a challenge's words and 90,000 unclosed '<'s or <script>s is judged by its text", () => {
+    const words = "<p>Please verify you are human to continue.</p>";
+    // Nothing closes the run: 180,000 characters of text, so a page with something to read.
+    expect(isBotChallenge(200, {}, `<html><body>${words}${"< ".repeat(90_000)}`)).toBe(false);
+    // Closed by the </body> after it: one long tag, so little to read: the challenge.
+    expect(isBotChallenge(200, {}, `<html><body>${words}${"< ".repeat(90_000)}</body></html>`)).toBe(true);
+    expect(isBotChallenge(200, {}, `<html><body>${words}${"<script>x".repeat(20_000)}</body></html>`)).toBe(false);
+    expect(isBotChallenge(200, {}, `<html><body>${words}<script>${"x".repeat(5000)}</script></body></html>`)).toBe(true);
+  });
+});

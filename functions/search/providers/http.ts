@@ -1,3 +1,4 @@
+import { replaceTags } from "../../lib/markup.ts";
 import { ProviderError } from "../types.ts";
 
 /** Default per-request budget of an upstream provider (connect, headers and body together). */
@@ -58,10 +59,7 @@ function errorDetail(body: string): string {
   } catch {
     // not JSON: keep the raw text
   }
-  const flat = text
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const flat = replaceTags(text, " ").replace(/\s+/g, " ").trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 

@@ -1,4 +1,5 @@
 /** Text, host and date helpers shared by the upstream providers. */
+import { replaceTags } from "../../lib/markup.ts";
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: "&",
@@ -39,9 +40,7 @@ export function decodeEntities(text: string): string {
 /** Plain text from an upstream snippet/title: tags removed (Brave's <strong>), entities decoded, spaces collapsed. */
 export function plainText(value: unknown): string {
   if (typeof value !== "string") return "";
-  return decodeEntities(value.replace(/<[^>]*>/g, ""))
-    .replace(/\s+/g, " ")
-    .trim();
+  return decodeEntities(replaceTags(value, "")).replace(/\s+/g, " ").trim();
 }
 
 /** Cuts `text` to at most `max` characters at a word boundary, marking the cut with "…". */

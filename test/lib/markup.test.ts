@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { elementSpans, replaceTags } from "../../functions/lib/markup.ts";
+
+/** Deterministic strings of markup-ish characters (a tiny LCG: the same cases every run). */
+function* samples(count: number): Generator<string> {
+  let x = 20261130;
+  const alphabet = ["<", ">", "a", " ", "/", "<script>", "</script>", "<style>", "</STYLE>", "<>", "x", "</script >"];
+  for (let i = 0; i < count; i++) {
+    let s = "";
+    const len = i % 40;
+    for (let j = 0; j < len; j++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      s += alphabet[x % alphabet.length];
+    }
+    yield s;
+  }
+}
+
+/** The regex form elementSpans replaces, for comparison. */
+const regexSpans = (s: string): [number, number][] =>
+  [...s.matchAll(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi)].map((m) => [m.index, m.index + m[0].length]);
+
+describe("markup passes in one reading (lib/markup.ts)", () => {
+  it("replaceTags gives what /<[^>]*>/g and /<[^>]+>/g give, on 3,000 generated strings", () => {
+    for (const s of samples(3000)) {
+      expect(replaceTags(s, " "), s).toBe(s.replace(/<[^>]*>/g, " "));
+      expect(replaceTags(s, "", true), s).toBe(s.replace(/<[^>]+>/g, ""));
+    }
+  });
+
+  it("elementSpans gives the lazy regex's matches, on 3,000 generated strings", () => {
+    for (const s of samples(3000)) {
+      const spans = elementSpans(s, /<(script|style)\b/gi, (name) => new RegExp(`</${name}\\s*>`, "gi"));
+      expect(spans, s).toEqual(regexSpans(s));
+    }
+  });
+
+  it("a million unclosed '<' or 300,000 unclosed <script>s are one pass (the regex forms ran for minutes)", () => {
+    const lts = `<b>x</b>${"< ".repeat(1_000_000)}`;
+    expect(replaceTags(lts, "").slice(0, 4)).toBe("x< <");
+    const scripts = `<script>a</script>${"<script>y".repeat(300_000)}`;
+    expect(elementSpans(scripts, /<(script|style)\b/gi, (name) => new RegExp(`</${name}\\s*>`, "gi"))).toEqual([[0, 18]]);
+  });
+});
