@@ -2,7 +2,7 @@ import { parseHTML } from "linkedom";
 import "./unscripted-nodes.ts";
 import "./class-attribute.ts";
 import "./element-construction.ts";
-import { elementSpans } from "../lib/markup.ts";
+import { elementSpans, removeTags } from "../lib/markup.ts";
 import { repairMojibake } from "./mojibake.ts";
 import { capNesting } from "./nesting.ts";
 
@@ -58,7 +58,7 @@ function normalise(source: string): string {
   const headClose = source.search(/<\/head\s*>/i);
   const htmlAttrs = source.match(/<html(\s[^>]*)?>/i)?.[1] ?? "";
   const bodyAttrs = source.match(/<body(\s[^>]*)?>/i)?.[1] ?? "";
-  const strip = (s: string) => withoutTags(s, PAGE_TAG);
+  const strip = (s: string) => removeTags(s, PAGE_TAG);
   let head = "";
   let rest = source;
   if (headOpen?.index !== undefined && headClose > headOpen.index) {
@@ -72,25 +72,6 @@ function normalise(source: string): string {
 
 /** Where a tag normalise() drops starts: <html>, <head>, <body> (open or close) and <!doctype>. */
 const PAGE_TAG = /<(?:\/?(?:body|html|head)(?=[\s>])|!doctype)/gi;
-
-/**
- * `s` without the tags whose starts `start` finds, each up to its first ">". Not a regex ending in
- * [^>]*>: an unclosed tag sends that to the end of the text from each start, which is quadratic in
- * their number (20,000 unclosed doctypes took 1.4 s). No ">" after a start means none can close.
- */
-function withoutTags(s: string, start: RegExp): string {
-  let out = "";
-  let last = 0;
-  start.lastIndex = 0;
-  for (let m = start.exec(s); m; m = start.exec(s)) {
-    const end = s.indexOf(">", m.index + m[0].length);
-    if (end < 0) break;
-    out += s.slice(last, m.index);
-    last = end + 1;
-    start.lastIndex = last;
-  }
-  return out + s.slice(last);
-}
 
 /** Raw-text elements (their content is not markup) and the CDATA markers outside them. */
 const RAW_OPEN = /<(script|style|textarea|svg|math)\b/gi;

@@ -55,3 +55,37 @@ export function elementSpans(s: string, open: RegExp, close: (name: string) => R
   }
   return spans;
 }
+
+/**
+ * `s` without the tags whose starts `start` (a global regex) finds, each up to the first ">" after
+ * it: what `/<(?:…)[^>]*>/gi` removes. No ">" after a start means none after the later ones.
+ */
+export function removeTags(s: string, start: RegExp): string {
+  let out = "";
+  let last = 0;
+  start.lastIndex = 0;
+  for (let m = start.exec(s); m; m = start.exec(s)) {
+    const end = s.indexOf(">", m.index + m[0].length);
+    if (end < 0) break;
+    out += s.slice(last, m.index);
+    last = end + 1;
+    start.lastIndex = last;
+  }
+  return out + s.slice(last);
+}
+
+/**
+ * `s` without each stretch from `open` to the first `close` after it (comments: "<!--", "-->"):
+ * what `/<!--[\s\S]*?-->/g` removes. An `open` nothing closes stays, with the text after it.
+ */
+export function removeBetween(s: string, open: string, close: string): string {
+  let out = "";
+  let last = 0;
+  for (let start = s.indexOf(open); start >= 0; start = s.indexOf(open, last)) {
+    const end = s.indexOf(close, start + open.length);
+    if (end < 0) break;
+    out += s.slice(last, start);
+    last = end + close.length;
+  }
+  return out + s.slice(last);
+}

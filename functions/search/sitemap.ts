@@ -6,6 +6,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import type { HttpFetch } from "../fetch/ports.ts";
+import { removeBetween } from "../lib/markup.ts";
 
 export interface SitemapLimits {
   /** Page URLs kept at most (default 50,000: one sitemap file's own limit). */
@@ -42,7 +43,7 @@ function decodeXmlText(s: string): string {
 
 /** The <loc> values of a sitemap document and whether it is a sitemap index. */
 export function parseSitemap(xml: string): { index: boolean; locs: string[] } {
-  const noComments = withoutComments(xml);
+  const noComments = removeBetween(xml, "<!--", "-->");
   const index = /<(?:[\w-]+:)?sitemapindex[\s>]/i.test(noComments);
   const locs: string[] = [];
   // Each <loc> runs to its first </loc>, found by hand: one lazy regex read to the end of the
@@ -65,19 +66,6 @@ export function parseSitemap(xml: string): { index: boolean; locs: string[] } {
 /** Where a <loc> (or <prefix:loc>) starts, and where one ends. */
 const LOC_OPEN = /<(?:[\w-]+:)?loc(?=[\s>])/gi;
 const LOC_CLOSE = /<\/(?:[\w-]+:)?loc\s*>/gi;
-
-/** `xml` without its comments (an unclosed one stays, as the text after it). */
-function withoutComments(xml: string): string {
-  let out = "";
-  let last = 0;
-  for (let start = xml.indexOf("<!--"); start >= 0; start = xml.indexOf("<!--", last)) {
-    const end = xml.indexOf("-->", start + 4);
-    if (end < 0) break;
-    out += xml.slice(last, start);
-    last = end + 3;
-  }
-  return out + xml.slice(last);
-}
 
 const isHttp = (s: string, base: string): string | null => {
   try {

@@ -88,6 +88,10 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
       "/deep": html(
         `<html><head><title>Deep</title></head><body><article><p>${LONG.join(" ")}</p>${"<div><span>".repeat(5000)}<p>The innermost paragraph.</p>${"</span></div>".repeat(5000)}</article></body></html>`,
       ),
+      // Nested 300 deep, under the parser's cap: a selector's chain runs over every level.
+      "/deep300": html(
+        `<html><head><title>Deep</title></head><body><article><p>${LONG.join(" ")}</p>${"<div><span>".repeat(150)}<p>${LONG[1]} The innermost paragraph.</p>${"</span></div>".repeat(150)}</article></body></html>`,
+      ),
       "/sections": html(
         `<html><body><nav id="nav"><a href="/a">A</a></nav><main id="main"><section class="one"><p>${LONG[0]}</p></section><div class="ad">Buy now</div><section class="two"><p>${LONG[1]}</p></section></main></body></html>`,
       ),
@@ -214,6 +218,21 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
     expect(byUrl[u("/doc.pdf")]).toMatchObject({ title: "A PDF", author: "Ann Author" });
     expect(byUrl[u("/doc.pdf")]?.text).toContain("Hello from a PDF page.");
     expect(byUrl[u("/gz")]?.title).toBe("Zipped");
+  });
+
+  it("selectors on a page nested 300 deep answer at once: a long chain, and a costly pseudo-class given up", async () => {
+    // A chain of 12 descendant steps over 150 nested divs ran for hours in css-select's right-to-left walk.
+    const chain = await fetchApi({ urls: [u("/deep300")], include_selectors: [`article ${"div ".repeat(12)}p`] });
+    expect(chain.res.status).toBe(200);
+    expect(chain.body.errors, JSON.stringify(chain.body.errors).slice(0, 500)).toEqual([]);
+    expect(String(chain.body.results[0]?.text)).toContain("The innermost paragraph.");
+    expect(String(chain.body.results[0]?.text)).not.toContain("Ospreys are large raptors");
+    // The same chain inside :not() is css-select's: past the page's budget it matches nothing, so
+    // nothing is excluded and the page reads whole (not a stalled worker, not a 500).
+    const costly = await fetchApi({ urls: [u("/deep300")], exclude_selectors: [`p:not(section ${"div ".repeat(12)}p)`] });
+    expect(costly.res.status).toBe(200);
+    expect(costly.body.errors).toEqual([]);
+    expect(String(costly.body.results[0]?.text)).toContain("The innermost paragraph.");
   });
 
   it("selectors: scoped verbatim content, partial misses, no match, and PDF/CSV refusal (rules 3–8)", async () => {
