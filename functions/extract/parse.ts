@@ -3,6 +3,7 @@ import "./unscripted-nodes.ts";
 import "./class-attribute.ts";
 import "./element-construction.ts";
 import { elementSpans, removeTags } from "../lib/markup.ts";
+import "./parser-stack.ts";
 import { repairMojibake } from "./mojibake.ts";
 import { capNesting } from "./nesting.ts";
 
