@@ -40,6 +40,12 @@ export function capNesting(doc: Document, max = MAX_DEPTH): void {
  */
 function flatten(el: Element): void {
   for (let c = el.firstChild; c; c = c.nextSibling) {
-    if (c.nodeType === 1 && c.firstChild) (c as Element).after(...Array.from(c.childNodes));
+    if (c.nodeType !== 1 || !c.firstChild) continue;
+    // One at a time: spread into one after(), a few hundred thousand children overflow the stack.
+    let at: ChildNode = c as Element;
+    for (const child of Array.from(c.childNodes)) {
+      at.after(child);
+      at = child;
+    }
   }
 }

@@ -45,6 +45,16 @@ describe("nesting capped as a browser caps it (nesting.ts)", () => {
     expect((doc.body.textContent ?? "").replace(/\s+/g, " ").trim()).toBe("firstsecondthirdafter");
   });
 
+  it("an element past the cap with 150,000 children is flattened, not lost to a stack overflow (the children were spread into one call)", () => {
+    const doc = parseDocument(
+      `<html><body>${"<div>".repeat(MAX_DEPTH + 10)}<ul>${"<li>item".repeat(150_000)}</ul><p>after</p></body></html>`,
+    );
+    expect(maxDepth(doc)).toBeLessThanOrEqual(MAX_DEPTH);
+    const items = doc.querySelectorAll("li");
+    expect(items.length).toBe(150_000);
+    expect(doc.body.textContent).toBe(`${"item".repeat(150_000)}after`);
+  });
+
   it("a page within the cap is left exactly as parsed (a list 100 elements deep stays a list)", () => {
     const html = `<html><body>${"<div>".repeat(100)}<ul><li>one</li><li>two</li></ul>${"</div>".repeat(100)}</body></html>`;
     const doc = parseDocument(html);
