@@ -98,7 +98,8 @@ export function tokenize(text: string): string[] {
     // split() with a capture group keeps the CJK runs between the other parts ("iphone发布会").
     for (const part of token.split(CJK_RUNS)) {
       if (part === "") continue;
-      if (CJK.test(part)) out.push(...bigrams(part));
+      // A loop, not push(...): a long run's bigrams spread into one call overflow the stack.
+      if (CJK.test(part)) for (const gram of bigrams(part)) out.push(gram);
       else out.push(part);
     }
   }

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it, vi } from "vitest";
+import { tokenize } from "../../functions/search/analyze.ts";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
 import { bm25Page, DEFAULT_BM25, queryTerms, TERM_WEIGHTING } from "../../functions/search/local/ranking.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
@@ -210,6 +211,18 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
     expect(await hit("日本首都", "zh")).toEqual(["https://zh.example/tokyo"]);
     expect(await hit("人口", "zh")).toEqual(["https://zh.example/tokyo"]);
     expect(await hit("大阪", "zh")).toEqual([]);
+  });
+
+  it("a document whose text is one CJK run of 150,000 characters (no space or stop) is indexed and found", async () => {
+    // Its bigrams were spread into one push() call, past the stack's limit: the upsert threw.
+    const run = Array.from({ length: 75_000 }, (_, i) => (i === 70_000 ? "鱼鹰" : "河水")).join("");
+    expect(await ix.index.writer.upsert([{ url: "https://zh.example/river", title: "河", text: run }])).toMatchObject({
+      inserted: 1,
+      rejected: [],
+    });
+    const hits = (await ix.index.provider.search(query("鱼鹰", { language: "zh" }), signal, viewer)).hits;
+    expect(hits.map((h) => h.url)).toEqual(["https://zh.example/river"]);
+    expect(tokenize(run)).toHaveLength(149_999);
   });
 
   it("a search is one statement that checks the languages it assumed, and ranks again when they changed", async () => {
