@@ -70,7 +70,9 @@ export function tableGrid(rows: Element[], cellText: (cell: Element) => string):
 
 /** GFM table lines. Without a header row in the HTML the first row becomes the header (GFM needs one). */
 export function gfmTable(grid: string[][]): string[] {
-  const width = Math.max(1, ...grid.map((r) => r.length));
+  // A loop, not Math.max(...rows): a table of 150,000 rows spread into one call overflowed the stack.
+  let width = 1;
+  for (const r of grid) width = Math.max(width, r.length);
   const row = (cells: string[]): string => {
     const out: string[] = [];
     for (let i = 0; i < width; i++) out.push(cells[i] ?? "");

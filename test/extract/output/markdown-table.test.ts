@@ -77,6 +77,16 @@ describe("toMarkdown tables", () => {
     expect(md("<p>a</p><table><tr><td> </td><td><span></span></td></tr></table><p>b</p>")).toBe("a\n\nb");
   });
 
+  it("a table of 150,000 rows is written whole (its width was a spread of every row into Math.max: a stack overflow)", () => {
+    const rows = Array.from({ length: 150_000 }, (_, i) => `<tr><td>row ${i}</td><td>${i * 7}</td></tr>`).join("");
+    const lines = md(
+      `<table><tr><th>Name</th><th>Value</th></tr>${rows}<tr><td>a</td><td>b</td><td>wider</td></tr></table>`,
+    ).split("\n");
+    expect(lines).toHaveLength(150_003);
+    expect(lines.slice(0, 3)).toEqual(["| Name | Value |  |", "| --- | --- | --- |", "| row 0 | 0 |  |"]);
+    expect(lines.at(-1)).toBe("| a | b | wider |");
+  });
+
   it("a table inside a list item is indented", () => {
     expect(md("<ul><li>t<table><tr><th>A</th><th>B</th></tr></table></li></ul>")).toBe("- t\n\n  | A | B |\n  | --- | --- |");
   });
