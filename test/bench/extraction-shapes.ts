@@ -6,7 +6,10 @@
  * sibling spans took 9 s in the echo rule, 3,000 phone-only blocks 12 s in the phone-copy rule);
  * a growth well above the anchor's is the sign of another. Four more were found so (a glossary's
  * terms counted once per term; /\s+$/ and like regexes on a long run inside a <pre>, a cell's code
- * or a byline, which V8 runs from each character of the run).
+ * or a byline, which V8 runs from each character of the run). Then three more: htmlparser2's stack
+ * of open elements (unclosed tags: quadratic in the depth), and a chain of wrappers over a run of
+ * empty blocks, read in full at each wrapper by the facet panels' first-block search and the
+ * single-child walks.
  */
 import { extractMainText } from "../../functions/extract/extract.ts";
 
@@ -39,6 +42,10 @@ const SHAPES: Record<string, (n: number) => string> = {
   "spaces in a cell's code": (n) =>
     `${SHAPES_ANCHOR(n)}<table><tr><td><pre>a${" ".repeat(n * 20)}b</pre></td><td>c</td></tr></table>`,
   "separators after a byline": (n) => `${SHAPES_ANCHOR(n)}<p class="byline">By Ann ${"| ".repeat(n * 10)}Lee</p>`,
+  // Both grow: a rule that reads a wrapper's whole subtree at each level costs their product.
+  "wrappers over empty blocks": (n) =>
+    `${SHAPES_ANCHOR(n)}${"<div>".repeat(n / 20)}${"<div></div>".repeat(n * 5)}<p>${sentence(0)}</p>${"</div>".repeat(n / 20)}`,
+  "unclosed <div>s": (n) => `${SHAPES_ANCHOR(n)}${"<div>".repeat(n * 5)}<p>${sentence(0)}</p>`,
 };
 
 const page = (body: string) =>

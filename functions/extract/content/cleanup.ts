@@ -4,7 +4,7 @@
  * touching prose.
  */
 import { childPrefix, linksToChildren } from "./child-links.ts";
-import { HEADING_TAGS, linkHost, sameSite, tagOf } from "./dom.ts";
+import { HEADING_TAGS, linkHost, sameSite, tagOf, textReader } from "./dom.ts";
 import { introduced } from "./lead-in.ts";
 import { outboundLines } from "./outbound-links.ts";
 import type { NodeStats, StatsMap } from "./score.ts";
@@ -135,6 +135,8 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
   // introduces, and its entries (content/lead-in.ts).
   const outbound = outboundLines(root, opts.host);
   // Inside a grid item (a card) link blocks are the card's name and details: kept.
+  // Each block's text read once (dom.ts): the walk removes only the block it is at.
+  const textOf = textReader();
   const walk = (el: Element, inItem: boolean, inLine = false) => {
     const items = inItem || !(opts.shop || (opts.grids && !opts.article)) ? null : gridItems(el, stats, opts.shop);
     for (let c = el.firstElementChild; c; ) {
@@ -163,7 +165,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
         opts.article &&
         (tag === "figcaption" ||
           (CAPTION.test((c.getAttribute("class") ?? "").toLowerCase()) && !c.querySelector("img, picture")));
-      const short = s !== undefined && s.chars > 0 && s.chars < 500 ? (c.textContent ?? "") : "";
+      const short = s !== undefined && s.chars > 0 && s.chars < 500 ? textOf(c) : "";
       // A leftover widget label, or a template expression a script never filled in ("{{ errors[1].message }}").
       const label =
         ((s?.chars ?? 0) < 40 && LABEL.test(short.trim())) ||

@@ -84,6 +84,40 @@ export const JUNK_TAGS = new Set([
 
 export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
+/**
+ * An element's textContent, each element's read once for the life of the function returned: a
+ * wrapper's text is its children's, already read. For a walk that reads the text of each block it
+ * visits (and removes only blocks it has passed, or at its end): textContent read afresh at every
+ * level of a chain of wrappers cost the chain's depth times what lies under it (a chain over a run
+ * of empty blocks).
+ */
+export function textReader(): (el: Element) => string {
+  const memo = new Map<Element, string>();
+  const read = (el: Element): string => {
+    let text = memo.get(el);
+    if (text !== undefined) return text;
+    text = "";
+    for (let n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === ELEMENT_NODE) text += read(n as Element);
+      else if (n.nodeType === TEXT_NODE || n.nodeType === CDATA_SECTION_NODE) text += (n as CharacterData).data;
+    }
+    memo.set(el, text);
+    return text;
+  };
+  return read;
+}
+const CDATA_SECTION_NODE = 4;
+
+/**
+ * True when `el` has exactly one element child. linkedom's childElementCount builds the array of
+ * all children; the walks up and down chains of single wrappers ask this at every level, so a chain
+ * ending in a parent of 100,000 children cost 100,000 per level.
+ */
+export function hasOneChild(el: Element): boolean {
+  const first = el.firstElementChild;
+  return first !== null && first.nextElementSibling === null;
+}
+
 export function tagOf(el: Element): string {
   return el.localName ?? el.tagName.toLowerCase();
 }
@@ -226,7 +260,7 @@ export function loneHeading(el: Element): boolean {
   let e: Element | null = el;
   for (let depth = 0; e && depth <= 4; depth++) {
     if (e !== el && /^h[2-6]$/.test(tagOf(e))) return e.querySelector("a") === null;
-    if (e.childElementCount !== 1) return false;
+    if (!hasOneChild(e)) return false;
     for (let n = e.firstChild; n; n = n.nextSibling) if (n.nodeType === TEXT_NODE && (n as Text).data.trim() !== "") return false;
     e = e.firstElementChild;
   }

@@ -8,7 +8,7 @@
  * So does a sort control's label ("Sort by:", "Sort: Best Match"): its menu is gone with the form
  * controls, and the label alone is a stray line above the grid.
  */
-import { HEADING_TAGS, tagOf } from "./dom.ts";
+import { HEADING_TAGS, tagOf, textReader } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 const FACET_HEADING =
@@ -21,19 +21,32 @@ const LABEL_CHARS = 30;
 /** A panel never holds more than this share of the root's text (the grid is the rest). */
 const PANEL_SHARE = 0.5;
 
-/** The first block of `el` that has text, looking through leading wrappers. */
-export function firstTextBlock(el: Element, stats: StatsMap): Element | null {
+/**
+ * The first block of `el` that has text, looking through leading wrappers. The walks that ask it
+ * of every block in turn pass one `memo` (the page unchanged meanwhile): each block's children are
+ * then read once, not once per wrapper around it (a chain of wrappers over a run of empty blocks
+ * cost the chain's depth times the run).
+ */
+export function firstTextBlock(el: Element, stats: StatsMap, memo?: Map<Element, Element | null>): Element | null {
+  const known = memo?.get(el);
+  if (known !== undefined) return known;
+  let found: Element | null = null;
   for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
     const s = stats.get(c);
     if (!s) {
       // An inline element with text (a bare <span>Filters</span>) is the start itself.
-      if ((c.textContent ?? "").trim() !== "") return c;
+      if ((c.textContent ?? "").trim() !== "") {
+        found = c;
+        break;
+      }
       continue;
     }
     if (s.chars === 0) continue;
-    return s.chars <= LABEL_CHARS || HEADING_TAGS.has(tagOf(c)) ? c : firstTextBlock(c, stats);
+    found = s.chars <= LABEL_CHARS || HEADING_TAGS.has(tagOf(c)) ? c : firstTextBlock(c, stats, memo);
+    break;
   }
-  return null;
+  memo?.set(el, found);
+  return found;
 }
 
 /** Item names: links this long are cards of a grid (a product's name), not facet options ("Canon (125)"). */
@@ -52,6 +65,8 @@ function holdsCards(el: Element): boolean {
 export function dropFacetPanels(root: Element, stats: StatsMap): void {
   const limit = PANEL_SHARE * (stats.get(root)?.chars ?? 0);
   const doomed: Element[] = [];
+  const firsts = new Map<Element, Element | null>();
+  const textOf = textReader();
   // A bare label heads the facets that follow it as its siblings (brand, price, colour): they go
   // with it up to a block of prose, the cards of a grid or the share limit. Returns the last.
   const withFacets = (label: Element, chars: number): Element => {
@@ -70,7 +85,7 @@ export function dropFacetPanels(root: Element, stats: StatsMap): void {
       const s = stats.get(c);
       if (!s) {
         // An inline label ("<span>Filters:</span>") before blocks of options.
-        const label = (c.textContent ?? "").trim();
+        const label = textOf(c).trim();
         if (label.length <= SORT_CHARS && SORT_LABEL.test(label)) {
           doomed.push(c);
           continue;
@@ -82,13 +97,13 @@ export function dropFacetPanels(root: Element, stats: StatsMap): void {
         continue;
       }
       if (s.chars === 0) continue;
-      if (s.chars <= SORT_CHARS && SORT_LABEL.test((c.textContent ?? "").replace(/\s+/g, " ").trim())) {
+      if (s.chars <= SORT_CHARS && SORT_LABEL.test(textOf(c).replace(/\s+/g, " ").trim())) {
         doomed.push(c);
         continue;
       }
       if (s.prose === 0 && s.chars <= limit) {
-        const first = s.chars > LABEL_CHARS ? firstTextBlock(c, stats) : c;
-        if (first && FACET_HEADING.test((first.textContent ?? "").trim()) && !holdsCards(c)) {
+        const first = s.chars > LABEL_CHARS ? firstTextBlock(c, stats, firsts) : c;
+        if (first && FACET_HEADING.test(textOf(first).trim()) && !holdsCards(c)) {
           doomed.push(c);
           if (first === c) c = withFacets(c, s.chars);
           continue;

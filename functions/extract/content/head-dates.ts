@@ -9,6 +9,7 @@
  * (content/cleanup.ts); this one adds, at their head, the reading times it does not read ("3 MIN. READ").
  */
 import { DATE_ONLY } from "./cleanup.ts";
+import { textReader } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 /** A reading time alone ("8 min read", "3 MIN. READ", "Reading time: 5 minutes"). */
@@ -22,13 +23,14 @@ const HEAD_CHARS = 800;
 export function dropHeadDates(root: Element, stats: StatsMap): void {
   let before = 0;
   const doomed: Element[] = [];
+  const textOf = textReader();
   const visit = (el: Element): boolean => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       if (before > HEAD_CHARS) return false;
       const chars = stats.get(c)?.chars ?? 0;
       if (chars === 0) continue;
       if (chars <= LINE_CHARS) {
-        const text = (c.textContent ?? "").replace(/\s+/g, " ").trim();
+        const text = textOf(c).replace(/\s+/g, " ").trim();
         if (DATE_ONLY.test(text) || READ_TIME.test(text)) doomed.push(c);
         else if (c.firstElementChild && !visit(c)) return false;
         else if (!c.firstElementChild) before += chars;

@@ -24,12 +24,13 @@ export function labelledBlocks(
 ): Element[] {
   const limit = BLOCK_SHARE * (stats.get(root)?.chars ?? 0);
   const found: Element[] = [];
+  const firsts = new Map<Element, Element | null>();
   const visit = (el: Element) => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       const s = stats.get(c);
       if (!s || s.chars === 0) continue;
       if (s.chars > LABEL_CHARS && s.chars <= limit) {
-        const first = firstTextBlock(c, stats);
+        const first = firstTextBlock(c, stats, firsts);
         const label = first ? spacedText(first) : "";
         if (first && label.length <= LABEL_CHARS && accepts(label, c, s)) {
           found.push(c);

@@ -2,7 +2,7 @@
  * Lists a sentence introduces: what follows a lead-in ending with a colon is the sentence's, not
  * the page's furniture, whatever share of it is links.
  */
-import { tagOf } from "./dom.ts";
+import { hasOneChild, tagOf } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 /** A sentence's lead-in to what follows: three words or more, ending with a colon. */
@@ -25,7 +25,7 @@ const READ_MORE =
  */
 export function introduced(el: Element, stats: StatsMap, label: RegExp): boolean {
   let list: Element | null = el;
-  while (list && list.childElementCount === 1 && !LISTS.has(tagOf(list))) list = list.firstElementChild;
+  while (list && hasOneChild(list) && !LISTS.has(tagOf(list))) list = list.firstElementChild;
   if (!list || !LISTS.has(tagOf(list))) return false;
   let p = el.previousElementSibling;
   while (p && (stats.get(p)?.chars ?? 1) === 0) p = p.previousElementSibling;

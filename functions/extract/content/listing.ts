@@ -7,7 +7,7 @@
  * A root that is a category page's short intro, above entries that hold little prose, widens to
  * the best-scoring subtree around it (the intro and the entries).
  */
-import { makeOf } from "./dom.ts";
+import { hasOneChild, makeOf } from "./dom.ts";
 import type { NodeStats, StatsMap } from "./score.ts";
 
 /** Entries in a grid, and the least text per entry (a title). */
@@ -100,7 +100,7 @@ function widenIntro(root: NodeStats, scope: Element, stats: StatsMap, share: num
  */
 export function holdsEntries(el: Element, stats: StatsMap): boolean {
   let box: Element | null = el;
-  while (box && box.childElementCount === 1) box = box.firstElementChild;
+  while (box && hasOneChild(box)) box = box.firstElementChild;
   if (!box || box.childElementCount < ITEMS_MIN) return false;
   const counts = new Map<string, number>();
   for (let c = box.firstElementChild; c; c = c.nextElementSibling) {

@@ -7,7 +7,7 @@
  * more side by side, counting up from 1 in order. A rating shown as a value ("4.3 out of 5 stars",
  * "4 stars"), a filter's "4 stars & up" and a review histogram (counting down, with counts) stay.
  */
-import { leafText, textStats, visibleLength } from "./dom.ts";
+import { hasOneChild, leafText, textStats, visibleLength } from "./dom.ts";
 
 /** One star of a rating scale: "1 of 5 stars", "Rate 2 out of 5", "3 stars", "4/5 stars". */
 const STEP = /^(?:rate\s+)?(\d{1,2})(?:\s*(?:of|out of|\/)\s*(\d{1,2}))?\s*(?:stars?)?$/i;
@@ -50,8 +50,7 @@ export function dropRatingInputs(root: Element): void {
     const n = stepOf(text);
     if (n === 0) continue;
     let step = el;
-    while (step.parentElement && step.parentElement !== root && step.parentElement.childElementCount === 1)
-      step = step.parentElement;
+    while (step.parentElement && step.parentElement !== root && hasOneChild(step.parentElement)) step = step.parentElement;
     const parent = step.parentElement;
     if (!parent) continue;
     const seen = scales.get(parent);

@@ -9,7 +9,7 @@
  * text.
  */
 
-import { makeOf, tagOf } from "./dom.ts";
+import { makeOf, tagOf, textReader } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 /** Shorter blocks ("Add to cart", "Yes", a price) repeat by nature: grids, tables, option lists. */
@@ -23,12 +23,13 @@ const REPEAT_TAGS = new Set(["pre", "code", "blockquote", "q"]);
 export function dropRepeatedBlocks(root: Element, stats: StatsMap): void {
   const seen = new Map<string, Element>();
   const doomed: Element[] = [];
+  const textOf = textReader();
   const visit = (el: Element) => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       if (REPEAT_TAGS.has(tagOf(c))) continue;
       const s = stats.get(c);
       if (s && s.chars >= REPEAT_MIN && s.chars <= REPEAT_MAX) {
-        const key = (c.textContent ?? "").replace(/\s+/g, " ").trim().toLowerCase();
+        const key = textOf(c).replace(/\s+/g, " ").trim().toLowerCase();
         if (key.length >= REPEAT_MIN) {
           const first = seen.get(key);
           // A wrapper and its only child read the same: only a copy elsewhere is a repeat.

@@ -7,7 +7,7 @@
  * text. The block is found by its make: at least CARDS_MIN children of one make (under a chain of
  * single wrappers), each a short card with such a title.
  */
-import { linkHost, makeOf, sameSite } from "./dom.ts";
+import { hasOneChild, linkHost, makeOf, sameSite } from "./dom.ts";
 import type { StatsMap } from "./score.ts";
 
 const CARDS_MIN = 3;
@@ -37,7 +37,7 @@ export function isTeaserGrid(el: Element, stats: StatsMap, host: string): boolea
 /** The element holding the cards of the teaser grid `el` is (itself or under single wrappers), or null. */
 function teaserBox(el: Element, stats: StatsMap, host: string): Element | null {
   let box: Element | null = el;
-  while (box && box.childElementCount === 1) box = box.firstElementChild;
+  while (box && hasOneChild(box)) box = box.firstElementChild;
   if (!box || box.childElementCount < CARDS_MIN) return null;
   const counts = new Map<string, number>();
   for (let c = box.firstElementChild; c; c = c.nextElementSibling) {

@@ -3,7 +3,7 @@
  * "widget_text"): the pruning takes "widget" for furniture, yet a page built of such widgets has
  * its paragraphs in them.
  */
-import { classAndId, TEXT_NODE, tagOf, textStats } from "./dom.ts";
+import { classAndId, hasOneChild, TEXT_NODE, tagOf, textStats } from "./dom.ts";
 
 /** A page builder's text widget: "elementor-widget-text-editor", WordPress's "widget_text". */
 const TEXT_WIDGET = /(^|[\s_-])widget[-_]text([\s_-]|$)/;
@@ -24,7 +24,7 @@ export function textWidget(el: Element, ci: string, weak: (ci: string) => boolea
   let e: Element | null = el;
   for (let depth = 0; e && depth <= 4; depth++) {
     if (e !== el && tagOf(e) === "p") return e.querySelector("a") === null && amongProse(el);
-    if (e.childElementCount !== 1) return false;
+    if (!hasOneChild(e)) return false;
     for (let n = e.firstChild; n; n = n.nextSibling) if (n.nodeType === TEXT_NODE && (n as Text).data.trim() !== "") return false;
     e = e.firstElementChild;
   }
@@ -34,7 +34,7 @@ export function textWidget(el: Element, ci: string, weak: (ci: string) => boolea
 function amongProse(el: Element): boolean {
   if (el.closest('[class*="hidden-mobile"], [class*="hidden-phone"]')) return false;
   let group = el.parentElement;
-  while (group && group.childElementCount === 1) group = group.parentElement;
+  while (group && hasOneChild(group)) group = group.parentElement;
   if (!group) return true;
   const { chars, linkChars } = textStats(group);
   return linkChars <= 0.3 * chars;
