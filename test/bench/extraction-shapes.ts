@@ -8,8 +8,8 @@
  * terms counted once per term; /\s+$/ and like regexes on a long run inside a <pre>, a cell's code
  * or a byline, which V8 runs from each character of the run). Then three more: htmlparser2's stack
  * of open elements (unclosed tags: quadratic in the depth), and a chain of wrappers over a run of
- * empty blocks, read in full at each wrapper by the facet panels' first-block search and the
- * single-child walks.
+ * empty blocks (or of inline elements over a run of them), read in full at each wrapper by the
+ * facet panels' first-block search, the single-child walks and the word-seam walk.
  */
 import { extractMainText } from "../../functions/extract/extract.ts";
 
@@ -46,6 +46,8 @@ const SHAPES: Record<string, (n: number) => string> = {
   "wrappers over empty blocks": (n) =>
     `${SHAPES_ANCHOR(n)}${"<div>".repeat(n / 20)}${"<div></div>".repeat(n * 5)}<p>${sentence(0)}</p>${"</div>".repeat(n / 20)}`,
   "unclosed <div>s": (n) => `${SHAPES_ANCHOR(n)}${"<div>".repeat(n * 5)}<p>${sentence(0)}</p>`,
+  "spans over inline runs": (n) =>
+    `${SHAPES_ANCHOR(n)}<p>${"<span>".repeat(n / 20)}${"<i>a</i>".repeat(n * 5)}end${"</span>".repeat(n / 20)}</p>`,
 };
 
 const page = (body: string) =>

@@ -1,4 +1,4 @@
-import { ELEMENT_NODE, isSkipped, isText, visibleText } from "./dom.ts";
+import { ELEMENT_NODE, isSkipped, isText } from "./dom.ts";
 import { BLOCK_TAGS } from "./tags.ts";
 
 /**
@@ -36,26 +36,37 @@ export function isInline(tag: string): boolean {
  */
 export function spaceSeams(root: Element): void {
   const document = root.ownerDocument;
-  const walk = (node: Element): void => {
+  // Returns the node's visible text (dom.ts's visibleText), spaces put in included: each inline
+  // element's text is its walk's, not read again (which cost every level of a chain of inline
+  // elements the whole of what lies under it).
+  const walk = (node: Element): string => {
     // The inline element just before, with nothing visible between it and the next one.
     let before: string | null = null;
+    let out = "";
     for (let n = node.firstChild; n; n = n.nextSibling) {
       if (isText(n)) {
         if (n.nodeValue) before = null;
+        out += n.nodeValue ?? "";
         continue;
       }
       if (n.nodeType !== ELEMENT_NODE || isSkipped(n as Element)) continue;
       const el = n as Element;
-      walk(el);
+      const inner = walk(el);
+      const text = el.localName === "br" ? " " : inner;
       if (!isInline(el.localName)) {
         before = null;
+        out += text;
         continue;
       }
-      const text = visibleText(el);
       if (text === "") continue;
-      if (before !== null && meetsMidWord(before, text, el.localName)) node.insertBefore(document.createTextNode(" "), el);
+      if (before !== null && meetsMidWord(before, text, el.localName)) {
+        node.insertBefore(document.createTextNode(" "), el);
+        out += " ";
+      }
+      out += text;
       before = text;
     }
+    return out;
   };
   walk(root);
 }
