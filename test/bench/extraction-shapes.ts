@@ -9,7 +9,8 @@
  * or a byline, which V8 runs from each character of the run). Then three more: htmlparser2's stack
  * of open elements (unclosed tags: quadratic in the depth), and a chain of wrappers over a run of
  * empty blocks (or of inline elements over a run of them), read in full at each wrapper by the
- * facet panels' first-block search, the single-child walks and the word-seam walk.
+ * facet panels' first-block search, the single-child walks, the word-seam walk and the search for
+ * lines that are one link (nested lists).
  */
 import { extractMainText } from "../../functions/extract/extract.ts";
 
@@ -46,6 +47,8 @@ const SHAPES: Record<string, (n: number) => string> = {
   "wrappers over empty blocks": (n) =>
     `${SHAPES_ANCHOR(n)}${"<div>".repeat(n / 20)}${"<div></div>".repeat(n * 5)}<p>${sentence(0)}</p>${"</div>".repeat(n / 20)}`,
   "unclosed <div>s": (n) => `${SHAPES_ANCHOR(n)}${"<div>".repeat(n * 5)}<p>${sentence(0)}</p>`,
+  "lists nested over a list": (n) =>
+    `${SHAPES_ANCHOR(n)}${"<ul><li>".repeat(n / 40)}<ul>${Array.from({ length: n * 2 }, (_, i) => `<li>Item ${i} <b>b</b></li>`).join("")}</ul>${"</li></ul>".repeat(n / 40)}`,
   "spans over inline runs": (n) =>
     `${SHAPES_ANCHOR(n)}<p>${"<span>".repeat(n / 20)}${"<i>a</i>".repeat(n * 5)}end${"</span>".repeat(n / 20)}</p>`,
 };

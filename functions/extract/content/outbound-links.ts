@@ -6,7 +6,7 @@
  * another such line (a "Read the full review" or "Compare deals with leasing.com" under every item
  * asks the reader to act).
  */
-import { linkHost, sameSite, tagOf } from "./dom.ts";
+import { linkHost, sameSite, tagOf, textReader } from "./dom.ts";
 
 /** Shorter link texts are labels ("Buy", "Here"), not what a story points to. */
 const TEXT_MIN = 8;
@@ -18,9 +18,11 @@ const TEXT_MIN = 8;
 export function outboundLines(root: Element, host: string | undefined): Set<Element> {
   const out = new Set<Element>();
   if (!host) return out;
+  const links = new LinkCounts(root);
+  const textOf = textReader();
   const byText = new Map<string, Element[]>();
   for (const line of root.querySelectorAll("p, li")) {
-    const text = outboundText(line, host);
+    const text = outboundText(line, host, links, textOf);
     if (text === null) continue;
     const same = byText.get(text);
     if (same) same.push(line);
@@ -37,18 +39,60 @@ export function outboundLines(root: Element, host: string | undefined): Set<Elem
   for (const list of lists) {
     let all = true;
     for (let li = list.firstElementChild; li && all; li = li.nextElementSibling)
-      if ((li.textContent ?? "").trim() !== "" && outboundText(li, host) === null) all = false;
+      if (textOf(li).trim() !== "" && outboundText(li, host, links, textOf) === null) all = false;
     if (all) out.add(list);
   }
   return out;
 }
 
+/**
+ * The <a> elements under each element of a subtree, counted in one walk up to two (what a line
+ * needs to know: none, its one link, or more): querySelector per line read every line's whole
+ * subtree, so nested lists cost their depth times what they hold.
+ */
+class LinkCounts {
+  private readonly counts = new Map<Element, number>();
+  /** The one <a> under an element that has exactly one. */
+  private readonly only = new Map<Element, Element>();
+
+  constructor(root: Element) {
+    this.count(root);
+  }
+
+  /** The element's one <a> element, or null when it has none or several. */
+  oneLink(el: Element): Element | null {
+    return this.counts.get(el) === 1 ? (this.only.get(el) ?? null) : null;
+  }
+
+  private count(el: Element): number {
+    let n = 0;
+    let link: Element | undefined;
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      // querySelectorAll does not look into a template's content either.
+      if (c.localName === "template") continue;
+      if (c.localName === "a") {
+        n++;
+        link ??= c;
+      }
+      const under = this.count(c);
+      if (under > 0) {
+        n += under;
+        link ??= this.only.get(c);
+      }
+    }
+    n = Math.min(n, 2);
+    this.counts.set(el, n);
+    if (n === 1 && link) this.only.set(el, link);
+    return n;
+  }
+}
+
 /** The lower-cased text of `line` when it is one link, to a site other than `host`; else null. */
-function outboundText(line: Element, host: string): string | null {
-  const link = line.querySelector("a[href]");
-  if (!link || line.querySelectorAll("a").length !== 1) return null;
-  const text = (line.textContent ?? "").replace(/\s+/g, " ").trim().toLowerCase();
-  if (text.length < TEXT_MIN || text !== (link.textContent ?? "").replace(/\s+/g, " ").trim().toLowerCase()) return null;
+function outboundText(line: Element, host: string, links: LinkCounts, textOf: (el: Element) => string): string | null {
+  const link = links.oneLink(line);
+  if (!link?.hasAttribute("href")) return null;
+  const text = textOf(line).replace(/\s+/g, " ").trim().toLowerCase();
+  if (text.length < TEXT_MIN || text !== textOf(link).replace(/\s+/g, " ").trim().toLowerCase()) return null;
   const linked = linkHost(link.getAttribute("href") ?? "");
   return linked && !sameSite(linked, host) ? text : null;
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { linkHost, sameSite } from "../../../functions/extract/content/dom.ts";
+import { outboundLines } from "../../../functions/extract/content/outbound-links.ts";
 import { extractMainText } from "../../../functions/extract/extract.ts";
+import { parseDocument } from "../../../functions/extract/parse.ts";
 import { para } from "./pages.ts";
 
 const text = (html: string) => extractMainText(html, "https://www.example.com/10-diy-woodworking-projects/").text;
@@ -72,5 +75,79 @@ describe("a list of links to other sites whose items hold the link in a heading"
     const t = text(story(list((i) => `/tools/item-${i}`)));
     expect(t).toContain("how the finish works");
     expect(t).not.toContain("Fluke 117 multimeter");
+  });
+});
+
+/** outboundLines as it was, reading each line with querySelector and textContent: the reference. */
+function outboundLinesReference(root: Element, host: string): Set<Element> {
+  const lineText = (line: Element): string | null => {
+    const link = line.querySelector("a[href]");
+    if (!link || line.querySelectorAll("a").length !== 1) return null;
+    const t = (line.textContent ?? "").replace(/\s+/g, " ").trim().toLowerCase();
+    if (t.length < 8 || t !== (link.textContent ?? "").replace(/\s+/g, " ").trim().toLowerCase()) return null;
+    const linked = linkHost(link.getAttribute("href") ?? "");
+    return linked && !sameSite(linked, host) ? t : null;
+  };
+  const out = new Set<Element>();
+  const byText = new Map<string, Element[]>();
+  for (const line of root.querySelectorAll("p, li")) {
+    const t = lineText(line);
+    if (t !== null) byText.set(t, [...(byText.get(t) ?? []), line]);
+  }
+  const lists = new Set<Element>();
+  for (const lines of byText.values()) {
+    const line = lines[0];
+    if (lines.length !== 1 || !line) continue;
+    out.add(line);
+    if (line.localName === "li" && line.parentElement) lists.add(line.parentElement);
+  }
+  for (const list of lists) {
+    let all = true;
+    for (let li = list.firstElementChild; li && all; li = li.nextElementSibling)
+      if ((li.textContent ?? "").trim() !== "" && lineText(li) === null) all = false;
+    if (all) out.add(list);
+  }
+  return out;
+}
+
+describe("outboundLines counts each line's links in one walk (content/outbound-links.ts)", () => {
+  it("finds the same lines and lists as reading each line's subtree, on 3,000 generated fragments", () => {
+    let seed = 11;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const pick = <T>(a: T[]): T => a[Math.floor(next() * a.length)] as T;
+    const HREFS = ["https://other.example.net/a", "https://www.example.com/b", "/local", "https://third.example.org/", ""];
+    const TEXTS = ["Industrial Pipe Bookshelf", "Read the full review", "x", " ", "Cornhole Boards plans"];
+    const fragment = (depth: number): string => {
+      let out = "";
+      const n = 1 + Math.floor(next() * 3);
+      for (let i = 0; i < n; i++) {
+        const r = next();
+        if (depth > 3 || r < 0.25) out += pick(TEXTS);
+        else if (r < 0.4) out += `<li><a href="${pick(HREFS)}">${pick(TEXTS)}</a>${pick(["", " ", "<b></b>", "x"])}</li>`;
+        else if (r < 0.55) {
+          const href = pick(HREFS);
+          out += `<a${href ? ` href="${href}"` : ""}>${depth > 2 ? pick(TEXTS) : fragment(depth + 1)}</a>`;
+        } else if (r < 0.75) out += `<ul>${`<li>${fragment(depth + 1)}</li>`.repeat(1 + Math.floor(next() * 3))}</ul>`;
+        else if (r < 0.9) out += `<p>${fragment(depth + 1)}</p>`;
+        else out += pick([`<template>${fragment(depth + 1)}</template>`, `<b>${fragment(depth + 1)}</b>`]);
+      }
+      return out;
+    };
+    let found = 0;
+    for (let i = 0; i < 3000; i++) {
+      const html = `<html><body><main>${fragment(0)}</main></body></html>`;
+      const doc = parseDocument(html);
+      const main = doc.querySelector("main") as Element;
+      const all = [...main.querySelectorAll("*")];
+      const ids = (set: Set<Element>) => [...set].map((el) => all.indexOf(el)).sort((a, b) => a - b);
+      const got = ids(outboundLines(main, "www.example.com"));
+      expect(got, html).toEqual(ids(outboundLinesReference(main, "www.example.com")));
+      found += got.length;
+    }
+    // Enough lines are found for the comparison to mean something.
+    expect(found).toBeGreaterThan(500);
   });
 });
