@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createLocalApp, VERSION } from "../../functions/app.ts";
@@ -27,6 +28,7 @@ import { createChromiumRenderer } from "../browser/chromium-pool.ts";
 import { buildSessions, serveCdpUpgrades } from "../sessions/build.ts";
 import { describeAdapters, detectChromium } from "./adapters.ts";
 import { type AdminHandler, type AdminSocket, listenAdminSocket } from "./admin-socket.ts";
+import { answerClientErrors, SERVER_OPTIONS } from "./client-errors.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun } from "./run-stack.ts";
 import { openRuntime, type Runtime } from "./runtime.ts";
@@ -222,7 +224,8 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     await runtime.close();
   };
 
-  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port });
+  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port, serverOptions: SERVER_OPTIONS });
+  answerClientErrors(server as Server);
   serveCdpUpgrades(server, sessionHost);
   try {
     await new Promise<void>((resolve, reject) => {

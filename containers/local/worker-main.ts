@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { createBrowserApp } from "../../functions/app.ts";
 import type { Config } from "../../functions/config/config.ts";
@@ -14,6 +15,7 @@ import { buildSessions, serveCdpUpgrades } from "../sessions/build.ts";
 import { startHealthEndpoint } from "../worker/health-endpoint.ts";
 import { type RenderEndpoint, startRenderEndpoint } from "../worker/render-endpoint.ts";
 import { detectChromium } from "./adapters.ts";
+import { answerClientErrors, SERVER_OPTIONS } from "./client-errors.ts";
 import { installProcessGuard } from "./process-guard.ts";
 import { createQueue, createWorkerStack, deadLetterFailsRun, workerProfiles } from "./run-stack.ts";
 import { openRuntime, type Runtime } from "./runtime.ts";
@@ -149,7 +151,8 @@ async function startBrowserApi(
     ...withProfiles(workerProfiles(config, runtime.database.db, logger)),
   });
   const app = createBrowserApp({ services: runtime.services, ids: defaultIds, logger, sessions });
-  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.browser.port });
+  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.browser.port, serverOptions: SERVER_OPTIONS });
+  answerClientErrors(server as Server);
   serveCdpUpgrades(server, host);
   try {
     await new Promise<void>((resolve, reject) => {

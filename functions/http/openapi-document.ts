@@ -33,6 +33,12 @@ malformed JSON body and a JSON endpoint called without \`Content-Type: applicati
 404 unknown path or resource (also a capability not available on this server); 405 known path,
 other method (\`Allow\` lists the methods; code \`NOT_FOUND\`); 409 \`RETRY_REQUIRED\`; 413 body over
 1 MiB (code \`INVALID_INPUT\`); 429 \`RATE_LIMIT_EXCEEDED\`; 500 \`INTERNAL_ERROR\` (never echoes internals).
+On the self-hosted server the request line and headers together may take 128 KiB (every valid search
+fits, its query and purpose in any script); past that the answer is 431 with code \`INVALID_INPUT\`, and
+a request that is not valid HTTP gets 400 \`INVALID_INPUT\`; both close the connection. In the AWS
+deployment CloudFront takes URLs of at most 8,192 bytes: a search query of more than about 800
+characters in a script that percent-encodes to 9 bytes a character (Chinese, Japanese) is refused there
+with CloudFront's own 414.
 
 ## Run errors
 A run that fails after it was accepted answers HTTP 200 with status \`FAILED\` (or \`CANCELLED\`) and an

@@ -128,6 +128,52 @@ describe("osprey serve on a PGlite data dir", () => {
     expect((await fetch(`${server.url}/fetch`, { method: "POST" })).status).toBe(401);
   });
 
+  it("serves a search at its limits in any script (a URL of about 30 KB); a request past the header limit gets the error body", async () => {
+    // 2,000 characters (UTF-16 units, as the limit counts them) each of query and purpose: 12,000
+    // and 18,000 bytes percent-encoded. Node's default header limit (16 KiB) answered a bare 431
+    // before the API saw it.
+    const emoji = "🦅".repeat(1000);
+    const params = new URLSearchParams({ query: emoji, purpose: "鱼鹰".repeat(1000) });
+    expect(params.toString().length).toBeGreaterThan(25_000);
+    const res = await fetch(`${server.url}/search?${params}`, { headers: { "X-API-Key": firstKey } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { query: string }).query).toBe(emoji);
+    // One character past the limit is the API's own 400, with its details.
+    const over = await fetch(`${server.url}/search?${new URLSearchParams({ query: "é".repeat(2001) })}`, {
+      headers: { "X-API-Key": firstKey },
+    });
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe("INVALID_INPUT");
+    // Past what any valid request needs (128 KiB of request line and headers): Node's parser refuses
+    // it before the API, and says so in the contract's error body.
+    const huge = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const req = http.get(`${server.url}/search?query=${"a".repeat(200_000)}`, { headers: { "X-API-Key": firstKey } }, (r) => {
+        let body = "";
+        r.on("data", (chunk) => (body += chunk));
+        r.on("end", () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body }));
+      });
+      req.on("error", reject);
+    });
+    expect(huge.status).toBe(431);
+    expect(huge.headers["content-type"]).toBe("application/json");
+    const body = JSON.parse(huge.body) as { error: { code: string; message: string }; request_id: string };
+    expect(body).toEqual({
+      error: { code: "INVALID_INPUT", message: expect.stringContaining("131072 bytes") },
+      request_id: expect.stringMatching(/^req_/),
+    });
+    expect(huge.headers["x-request-id"]).toBe(body.request_id);
+    // Malformed HTTP gets a 400 with the same body shape.
+    const raw = await new Promise<string>((resolve, reject) => {
+      const sock = net.connect(server.port, "127.0.0.1", () => sock.write("NOT HTTP AT ALL\r\n\r\n"));
+      let data = "";
+      sock.on("data", (d) => (data += d));
+      sock.on("end", () => resolve(data));
+      sock.on("error", reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "INVALID_INPUT" } });
+  });
+
   it("keeps accounts and keys across restarts, with keys created by the CLI in between", async () => {
     // SIGTERM: clean exit, lock released (the client above still holds an idle keep-alive connection).
     expect(await server.stop("SIGTERM")).toBe(0);
