@@ -1,4 +1,5 @@
 import { Parser } from "htmlparser2";
+import { hashSeed } from "../lib/prng.ts";
 
 /**
  * htmlparser2 (linkedom's tokenizer and tree builder's front) keeps its stack of open elements
@@ -61,10 +62,7 @@ const SOURCE_HASH = 0x4486334e;
 
 /** The hash of the replaced methods' source as installed. */
 export function sourceHash(methods: Record<string, Method> = ORIGINAL): number {
-  const text = REPLACED.map((name) => String(methods[name])).join("\n");
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return hashSeed(REPLACED.map((name) => String(methods[name])).join("\n"));
 }
 
 // htmlparser2's tables (Parser.js, not exported): start tags that close open elements first, and

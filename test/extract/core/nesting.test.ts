@@ -4,6 +4,7 @@ import { isExecutable } from "../../../containers/browser/chromium-process.ts";
 import { extractHtml, extractMainText } from "../../../functions/extract/extract.ts";
 import { capNesting, MAX_DEPTH } from "../../../functions/extract/nesting.ts";
 import { parseDocument } from "../../../functions/extract/parse.ts";
+import { mulberry32 } from "../../helpers/prng.ts";
 import { para } from "./pages.ts";
 
 const URL = "https://news.example.com/2026/11/ospreys-return";
@@ -106,11 +107,7 @@ describe.skipIf(!isExecutable(CHROME))("the same tree as Chromium builds past th
 
   it("on 40 generated pages nested 500 to 560 deep, with text, closing tags and elements opened past the limit", async () => {
     const page = await browser.newPage();
-    let seed = 5;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const next = mulberry32(5);
     // Elements both parsers build alike at any depth (htmlparser2 has no adoption agency for <b>,
     // nor HTML's implied closes of <p> and headings in scope): the depth rule is what is compared.
     const TAGS = ["div", "section", "span", "article"];

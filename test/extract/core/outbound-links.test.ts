@@ -3,6 +3,7 @@ import { linkHost, sameSite } from "../../../functions/extract/content/dom.ts";
 import { outboundLines } from "../../../functions/extract/content/outbound-links.ts";
 import { extractMainText } from "../../../functions/extract/extract.ts";
 import { parseDocument } from "../../../functions/extract/parse.ts";
+import { mulberry32 } from "../../helpers/prng.ts";
 import { para } from "./pages.ts";
 
 const text = (html: string) => extractMainText(html, "https://www.example.com/10-diy-woodworking-projects/").text;
@@ -112,11 +113,7 @@ function outboundLinesReference(root: Element, host: string): Set<Element> {
 
 describe("outboundLines counts each line's links in one walk (content/outbound-links.ts)", () => {
   it("finds the same lines and lists as reading each line's subtree, on 3,000 generated fragments", () => {
-    let seed = 11;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const next = mulberry32(11);
     const pick = <T>(a: T[]): T => a[Math.floor(next() * a.length)] as T;
     const HREFS = ["https://other.example.net/a", "https://www.example.com/b", "/local", "https://third.example.org/", ""];
     const TEXTS = ["Industrial Pipe Bookshelf", "Read the full review", "x", " ", "Cornhole Boards plans"];

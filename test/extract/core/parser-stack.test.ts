@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { extractHtml } from "../../../functions/extract/extract.ts";
 import { parseDocument } from "../../../functions/extract/parse.ts";
 import { ORIGINAL, replaced, sourceHash } from "../../../functions/extract/parser-stack.ts";
+import { mulberry32 } from "../../helpers/prng.ts";
 
 /** htmlparser2's Parser with its own stack methods (innermost first, unshift/shift), to compare with. */
 class OriginalParser extends Parser {}
@@ -47,17 +48,6 @@ const NAMES = [
   ..."span b a em html custom-el".split(" "),
 ];
 
-/** A small deterministic generator (mulberry32), so a failure names a reproducible page. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function page(next: () => number, tokens: number): string {
   const pick = <T>(a: T[]) => a[Math.floor(next() * a.length)];
   let html = "";
@@ -94,7 +84,7 @@ describe("htmlparser2's open-element stack kept innermost last (functions/extrac
   });
 
   it("sends the same events on 4,000 generated pages (unclosed, stray, self-closing and foreign tags), whole and in chunks", () => {
-    const next = random(20261130);
+    const next = mulberry32(20261130);
     for (let i = 0; i < 4000; i++) {
       const html = page(next, 10 + Math.floor(next() * 120));
       const options: Options = i % 4 === 3 ? { xmlMode: true } : i % 4 === 2 ? { recognizeSelfClosing: true } : {};

@@ -3,6 +3,7 @@ import { extractHtml, extractMainText } from "../../../functions/extract/extract
 import { ELEMENT_NODE, isSkipped, isText, visibleText } from "../../../functions/extract/output/dom.ts";
 import { isInline, meetsMidWord, spaceSeams } from "../../../functions/extract/output/seams.ts";
 import { parseDocument } from "../../../functions/extract/parse.ts";
+import { mulberry32 } from "../../helpers/prng.ts";
 
 const text = (html: string, url: string) => extractMainText(html, url).text;
 
@@ -131,11 +132,7 @@ function spaceSeamsReference(root: Element): void {
 
 describe("the seam walk reads each element's text once (output/seams.ts)", () => {
   it("puts the same spaces as the walk that read every inline element's text again, on 2,000 generated fragments", () => {
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const next = mulberry32(7);
     const pick = <T>(a: T[]): T => a[Math.floor(next() * a.length)] as T;
     const TAGS = ["span", "b", "a", "sup", "sub", "div", "p", "br", "td", "pre", "script", "em"];
     const WORDS = ["La", "Sportiva", "aragon", "240", "Pages", "x", "", " ", "SQL", "Data", "5"];

@@ -5,18 +5,8 @@ import { toMarkdown } from "../../../functions/extract/output/markdown.ts";
 import { toPlainText } from "../../../functions/extract/output/plain-text.ts";
 import { toTree } from "../../../functions/extract/output/tree.ts";
 import { DocTreeSchema } from "../../../functions/extract/output/tree-schema.ts";
+import { mulberry32 as rng } from "../../helpers/prng.ts";
 import { BASE, body } from "./helpers.ts";
-
-/** A small seeded PRNG (mulberry32) so that every run builds the same pages. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TAGS = [
   "p",
