@@ -134,8 +134,7 @@ export function cleanupRoot(root: Element, stats: StatsMap, options: CleanupOpti
   // was taken for a block of links: WCXB 0068 0.885 -> 0.989, no page down). So is a list a sentence
   // introduces, and its entries (content/lead-in.ts).
   const outbound = outboundLines(root, opts.host);
-  // Inside a grid item (a card) link blocks are the card's name and details: kept.
-  // Each block's text read once (dom.ts): the walk removes only the block it is at.
+  // Inside a grid item (a card) link blocks are the card's name and details: kept. Texts read once (dom.ts).
   const textOf = textReader();
   const walk = (el: Element, inItem: boolean, inLine = false) => {
     const items = inItem || !(opts.shop || (opts.grids && !opts.article)) ? null : gridItems(el, stats, opts.shop);
