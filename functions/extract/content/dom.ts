@@ -92,16 +92,20 @@ export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
  * of empty blocks).
  */
 export function textReader(): (el: Element) => string {
+  // Elements that hold elements only: a leaf's text is read from its own children, as cheaply again.
   const memo = new Map<Element, string>();
   const read = (el: Element): string => {
     let text = memo.get(el);
     if (text !== undefined) return text;
     text = "";
+    let wraps = false;
     for (let n = el.firstChild; n; n = n.nextSibling) {
-      if (n.nodeType === ELEMENT_NODE) text += read(n as Element);
-      else if (n.nodeType === TEXT_NODE || n.nodeType === CDATA_SECTION_NODE) text += (n as CharacterData).data;
+      if (n.nodeType === ELEMENT_NODE) {
+        text += read(n as Element);
+        wraps = true;
+      } else if (n.nodeType === TEXT_NODE || n.nodeType === CDATA_SECTION_NODE) text += (n as CharacterData).data;
     }
-    memo.set(el, text);
+    if (wraps) memo.set(el, text);
     return text;
   };
   return read;
