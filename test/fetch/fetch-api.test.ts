@@ -92,6 +92,14 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
       "/deep300": html(
         `<html><head><title>Deep</title></head><body><article><p>${LONG.join(" ")}</p>${"<div><span>".repeat(150)}<p>${LONG[1]} The innermost paragraph.</p>${"</span></div>".repeat(150)}</article></body></html>`,
       ),
+      // Pages that were lost before (a stack overflow in the markdown table writer; a parse and
+      // walks whose time grew with the square of the depth, past the extractor's task timeout).
+      "/big-table": html(
+        `<html><head><title>Postcodes</title></head><body><article><h1>Postcodes</h1><p>${LONG.join(" ")}</p><table><tr><th>Code</th><th>Town</th></tr>${Array.from({ length: 150_000 }, (_, i) => `<tr><td>${i}</td><td>Town ${i}</td></tr>`).join("")}</table></article></body></html>`,
+      ),
+      "/unclosed": html(
+        `<html><head><title>Unclosed</title></head><body><article><h1>Unclosed</h1><p>${LONG.join(" ")}</p>${"<div>".repeat(200_000)}<p>${LONG[1]} The innermost paragraph.</p>`,
+      ),
       "/sections": html(
         `<html><body><nav id="nav"><a href="/a">A</a></nav><main id="main"><section class="one"><p>${LONG[0]}</p></section><div class="ad">Buy now</div><section class="two"><p>${LONG[1]}</p></section></main></body></html>`,
       ),
@@ -234,6 +242,15 @@ describe.each(driverCases(["pglite", "pg"]))("fetch API on $driver", ({ open }) 
     expect(costly.body.errors).toEqual([]);
     expect(String(costly.body.results[0]?.text)).toContain("The innermost paragraph.");
   });
+
+  it("reads a table of 150,000 rows and a page of 200,000 unclosed <div>s (each was lost before)", async () => {
+    const { body } = await fetchApi({ urls: [u("/big-table"), u("/unclosed")] });
+    expect(body.errors, JSON.stringify(body.errors).slice(0, 500)).toEqual([]);
+    const table = String(body.results.find((r) => String(r.url).endsWith("/big-table"))?.text);
+    expect(table).toContain("| Code | Town |");
+    expect(table).toContain("| 149999 | Town 149999 |");
+    expect(String(body.results.find((r) => String(r.url).endsWith("/unclosed"))?.text)).toContain("The innermost paragraph.");
+  }, 60_000);
 
   it("selectors: scoped verbatim content, partial misses, no match, and PDF/CSV refusal (rules 3–8)", async () => {
     const partial = await fetchApi({
