@@ -55,7 +55,8 @@ export const RUN_ERROR_CATEGORY: Record<RunErrorCode, RunErrorCategory | null> =
  * Code → HTTP status. `status` is the default; `also` lists the other statuses a code may be sent
  * with, each for a condition the contract names:
  * - INVALID_INPUT 413: the body is larger than the documented limit; 422: fetch's invalid CSS
- *   selector (spec 4.6 rule 6).
+ *   selector (spec 4.6 rule 6); 431: the request line and headers are over the local server's
+ *   limit (answered before the app, containers/local/client-errors.ts).
  * - NOT_FOUND 405: the path exists but not for this method (the Allow header lists the methods).
  * - FORBIDDEN 402: search access or an active subscription is required (spec 5.7).
  * - INTERNAL_ERROR 502: an upstream the service depends on failed (browser usage, spec 4.5).
@@ -64,7 +65,7 @@ export const ERROR_STATUS = {
   MISSING_API_KEY: { status: 401, also: [] },
   INVALID_API_KEY: { status: 401, also: [] },
   UNAUTHORIZED: { status: 401, also: [] },
-  INVALID_INPUT: { status: 400, also: [413, 422] },
+  INVALID_INPUT: { status: 400, also: [413, 422, 431] },
   FORBIDDEN: { status: 403, also: [402] },
   NOT_FOUND: { status: 404, also: [405] },
   RETRY_REQUIRED: { status: 409, also: [] },

@@ -1,5 +1,7 @@
-import type { Server } from "node:http";
+import { type Server, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
+import { errorBody } from "../../functions/http/error-handler.ts";
+import { AppError } from "../../functions/lib/app-error.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 
 /**
@@ -26,19 +28,15 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    const status = tooLarge ? 431 : 400;
+    const error = tooLarge
+      ? new AppError("INVALID_INPUT", `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes (128 KiB).`, {
+          status: 431,
+        })
+      : new AppError("INVALID_INPUT", "The request is not valid HTTP.");
     const requestId = defaultIds.request();
-    const body = JSON.stringify({
-      error: {
-        code: "INVALID_INPUT",
-        message: tooLarge
-          ? `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes (128 KiB).`
-          : "The request is not valid HTTP.",
-      },
-      request_id: requestId,
-    });
+    const body = JSON.stringify(errorBody(error, requestId));
     socket.end(
-      `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
         "Content-Type: application/json\r\n" +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-ID: ${requestId}\r\n` +

@@ -25,14 +25,21 @@ function fromHttpException(err: HTTPException): AppError {
   return new AppError("INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE, { cause: err });
 }
 
-/** Writes the spec 7.1 body. The one place that builds an error response. */
-export function renderError(c: Context<AppEnv>, err: AppError): Response {
-  const requestId = c.get("requestId") ?? "";
-  const body = {
+/**
+ * The spec 7.1 body, the one shape of every error response: renderError's, and the local server's
+ * own answer to requests Node's HTTP parser refuses before the app (containers/local/client-errors.ts).
+ */
+export function errorBody(err: AppError, requestId: string) {
+  return {
     error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
     request_id: requestId,
   };
-  const res = c.json(body, err.status as 400);
+}
+
+/** Writes the spec 7.1 body. The one place that builds an error response from a request. */
+export function renderError(c: Context<AppEnv>, err: AppError): Response {
+  const requestId = c.get("requestId") ?? "";
+  const res = c.json(errorBody(err, requestId), err.status as 400);
   for (const [name, value] of Object.entries(err.headers)) res.headers.set(name, value);
   if (requestId) res.headers.set("X-Request-ID", requestId);
   return res;
