@@ -1,5 +1,5 @@
 import type { ElementHandle, Page } from "puppeteer-core";
-import type { Extractor } from "../../functions/extract/types.ts";
+import type { ExtractOutcome, Extractor } from "../../functions/extract/types.ts";
 import type { RunSession } from "../browser/run-session.ts";
 import {
   type ClickCheck,
@@ -290,14 +290,21 @@ export async function openUrl(
 
 async function extract(page: Page, a: { question?: string }, opts: ActionOptions): Promise<ActionResult> {
   if (!opts.extractor) return fail("Reading the page as Markdown is not available.");
-  const max = opts.maxExtractChars ?? EXTRACT_MAX_CHARS;
   const html = await page.content();
   const out = await opts.extractor.extract(html, { url: page.url(), format: "markdown", links: false, imageLinks: false });
-  if (!out.ok) return { ok: true, message: "The page has no readable text content." };
+  return { ok: true, message: extractReply(out, a.question, opts.maxExtractChars ?? EXTRACT_MAX_CHARS) };
+}
+
+/** What `extract` tells the model: the page's Markdown cut to `max` characters, or why there is none. */
+export function extractReply(out: ExtractOutcome, question: string | undefined, max: number): string {
+  if (!out.ok) {
+    const why = out.error === "empty_content" ? out.message : undefined;
+    return why ? `The page could not be read as Markdown. ${why}` : "The page has no readable text content.";
+  }
   const text = typeof out.page.text === "string" ? out.page.text : JSON.stringify(out.page.text);
   const cut = text.length > max ? `${text.slice(0, max)}\n\n(${text.length - max} more characters left out)` : text;
-  const q = a.question ? `Looking for: ${a.question}\n` : "";
-  return { ok: true, message: `${q}Page content as Markdown:\n${cut}` };
+  const q = question ? `Looking for: ${question}\n` : "";
+  return `${q}Page content as Markdown:\n${cut}`;
 }
 
 async function scroll(page: Page, state: PageState, a: Extract<Action, { name: "scroll" }>): Promise<ActionResult> {

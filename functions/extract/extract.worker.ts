@@ -16,3 +16,6 @@ parentPort?.on("message", async (msg: WorkerTask) => {
     parentPort?.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) });
   }
 });
+
+// Loaded: the pool starts a task's time budget only now, so a new worker's start is not charged to it.
+parentPort?.postMessage({ ready: true });

@@ -3,7 +3,7 @@ import { Worker } from "node:worker_threads";
 import { extractHtml } from "./extract.ts";
 import type { WorkerTask } from "./extract.worker.ts";
 import { extractPdf, type PdfExtraction } from "./pdf.ts";
-import type { ExtractOutcome, Extractor } from "./types.ts";
+import { ExtractionLimitError, type ExtractOutcome, type Extractor } from "./types.ts";
 
 type TaskBody = WorkerTask extends infer T ? (T extends WorkerTask ? Omit<T, "id"> : never) : never;
 
@@ -16,6 +16,8 @@ interface Task {
 
 interface Slot {
   worker: Worker;
+  /** The worker has loaded the extractor (its first message): a task's time budget is its own. */
+  ready: boolean;
   task: Task | null;
   timer: NodeJS.Timeout | null;
 }
@@ -26,7 +28,14 @@ export const inlineExtractor: Extractor = { extract: async (html, opts) => extra
 /**
  * Extraction (HTML and PDF) off the event loop: a few worker threads, each taking one page at a time from a FIFO
  * queue, so a batch of large pages never holds up other requests. A task that runs past
- * `taskTimeoutMs` (pathological HTML) costs its worker, which is replaced.
+ * `taskTimeoutMs`, or whose worker runs out of heap (pathological HTML), costs its worker, which is
+ * replaced, and rejects with `ExtractionLimitError`; the other tasks go on. A worker takes tasks
+ * once it has loaded the extractor, so a task's budget is its own and not a new worker's start.
+ *
+ * The workers' heaps are not capped with `resourceLimits`: V8 stops a worker at its cap only on a
+ * best-effort basis, and one large allocation past it aborts the whole process (nodejs/node#47224),
+ * which is what a cap would be there to prevent. The extractor bounds a page's size instead
+ * (MAX_ELEMENTS in extract.ts), with the fetch limit on its bytes.
  */
 export function createExtractorPool(
   opts: { size?: number; taskTimeoutMs?: number } = {},
@@ -39,16 +48,31 @@ export function createExtractorPool(
   let closed = false;
 
   const spawn = (): Slot => {
-    const slot: Slot = { worker: new Worker(new URL("./extract.worker.ts", import.meta.url)), task: null, timer: null };
+    const slot: Slot = {
+      worker: new Worker(new URL("./extract.worker.ts", import.meta.url)),
+      ready: false,
+      task: null,
+      timer: null,
+    };
     slot.worker.unref();
-    slot.worker.on("message", (msg: { id: number; ok: boolean; value?: unknown; error?: string }) => {
+    slot.worker.on("message", (msg: { ready?: true; id: number; ok: boolean; value?: unknown; error?: string }) => {
+      if (msg.ready) {
+        slot.ready = true;
+        pump();
+        return;
+      }
       const task = slot.task;
       if (!task || task.id !== msg.id) return;
       finish(slot);
       if (msg.ok && msg.value !== undefined) task.resolve(msg.value);
       else task.reject(new Error(msg.error ?? "extraction failed"));
     });
-    slot.worker.on("error", (err) => replace(slot, err));
+    slot.worker.on("error", (err: Error & { code?: string }) =>
+      replace(
+        slot,
+        err.code === "ERR_WORKER_OUT_OF_MEMORY" ? new ExtractionLimitError("memory", "extraction ran out of memory") : err,
+      ),
+    );
     slot.worker.on("exit", (code) => {
       if (!closed && slots.includes(slot)) replace(slot, new Error(`extraction worker exited with code ${code}`));
     });
@@ -75,10 +99,13 @@ export function createExtractorPool(
 
   const pump = () => {
     for (const slot of slots) {
-      if (slot.task || queue.length === 0) continue;
+      if (!slot.ready || slot.task || queue.length === 0) continue;
       const task = queue.shift() as Task;
       slot.task = task;
-      slot.timer = setTimeout(() => replace(slot, new Error("extraction took too long")), taskTimeoutMs);
+      slot.timer = setTimeout(
+        () => replace(slot, new ExtractionLimitError("time", `extraction took longer than ${taskTimeoutMs / 1000} s`)),
+        taskTimeoutMs,
+      );
       const message = { id: task.id, ...task.body } as WorkerTask;
       // PDF bytes are moved to the worker, not copied (they were copied out of the response first).
       slot.worker.postMessage(message, message.kind === "pdf" ? [message.bytes.buffer as ArrayBuffer] : []);

@@ -54,8 +54,21 @@ export interface PageTyping {
 
 export type ExtractOutcome =
   | { ok: true; page: ExtractedPage }
-  | { ok: false; error: "empty_content" }
+  | { ok: false; error: "empty_content"; message?: string }
   | { ok: false; error: "selector_not_matched"; unmatchedSelectors: string[]; candidateSelectors: string[] };
+
+/**
+ * An extraction the extractor gave up on: it ran past its time budget, or its worker ran out of
+ * memory and was replaced. The fetch API answers it for that URL (spec 7.4), not for the request.
+ */
+export class ExtractionLimitError extends Error {
+  override name = "ExtractionLimitError";
+  readonly limit: "time" | "memory";
+  constructor(limit: "time" | "memory", message: string) {
+    super(message);
+    this.limit = limit;
+  }
+}
 
 /**
  * Runs extraction, off the event loop where the deployment allows (pool.ts): the port the fetch

@@ -5,7 +5,15 @@ import type { FetchDeps } from "./fetch-deps.ts";
 import type { FetchRequest } from "./fetch-request.schema.ts";
 import { type Source, storeSource } from "./fetch-source.ts";
 import { textAsFormat } from "./text-content.ts";
-import { cacheState, fail, MAX_BODY_BYTES, MAX_PDF_PAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
+import {
+  cacheState,
+  extractionFailure,
+  fail,
+  MAX_BODY_BYTES,
+  MAX_PDF_PAGES,
+  type UrlOutcome,
+  type UrlSuccess,
+} from "./url-outcome.ts";
 
 /**
  * A response that is not HTML (spec 4.6 "Supported content"): PDF text and metadata, JSON as raw
@@ -35,7 +43,12 @@ export async function fromDocument(
   if (kind === "pdf") {
     if (source.truncated)
       return fail(url, finalUrl, "empty_content", { message: `The PDF is larger than ${MAX_BODY_BYTES} bytes.` });
-    const pdf = await deps.extractor.pdf(new Uint8Array(source.body), { maxPages: MAX_PDF_PAGES, maxBytes: MAX_BODY_BYTES });
+    let pdf: Awaited<ReturnType<FetchDeps["extractor"]["pdf"]>>;
+    try {
+      pdf = await deps.extractor.pdf(new Uint8Array(source.body), { maxPages: MAX_PDF_PAGES, maxBytes: MAX_BODY_BYTES });
+    } catch (err) {
+      return extractionFailure(url, finalUrl, err);
+    }
     if (!pdf.ok) return fail(url, finalUrl, "empty_content", { message: pdf.detail });
     text = pdf.text;
     meta = { title: pdf.title, author: pdf.author, publishedDate: pdf.publishedDate };

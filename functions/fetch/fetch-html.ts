@@ -1,3 +1,4 @@
+import type { ExtractOutcome } from "../extract/types.ts";
 import { toIndexDocument } from "../search/index-feed.ts";
 import { publicByEverySign } from "../search/page-visibility.ts";
 import { isBotChallenge } from "./bot-challenge.ts";
@@ -6,7 +7,15 @@ import type { FetchRequest } from "./fetch-request.schema.ts";
 import { type Source, storeSource } from "./fetch-source.ts";
 import { needsRendering, runsScripts } from "./needs-render.ts";
 import type { RenderError } from "./renderer.ts";
-import { cacheState, fail, MAX_BODY_BYTES, MESSAGES, type UrlOutcome, type UrlSuccess } from "./url-outcome.ts";
+import {
+  cacheState,
+  extractionFailure,
+  fail,
+  MAX_BODY_BYTES,
+  MESSAGES,
+  type UrlOutcome,
+  type UrlSuccess,
+} from "./url-outcome.ts";
 
 /**
  * An HTML response: bot challenges, status, rendering in Chromium when the page needs scripts
@@ -34,17 +43,26 @@ export async function fromHtml(
     if (r) ({ html, rendered } = { html: r.html, rendered: true });
   }
   if (source.live && !rendered) await storeSource(deps, key, source);
-  let outcome = await extractPage(deps, html, finalUrl, req);
+  let outcome: ExtractOutcome;
+  try {
+    outcome = await extractPage(deps, html, finalUrl, req);
+  } catch (err) {
+    return extractionFailure(url, finalUrl, err);
+  }
   // A page whose markup holds no main content but runs scripts (an app shell the markup checks did
   // not recognise: a mount point with a different name, the site's header and footer around it) is
   // rendered and read once more, as a browser would show it. Not for a conditional request (spec 7.4)
-  // nor a page without scripts (a browser would show the same). A failed render keeps empty_content.
-  if (!outcome.ok && outcome.error === "empty_content" && !rendered && !ctx.conditional && deps.renderer.available) {
-    if (runsScripts(html, contentType)) {
-      const r = await render(deps, key, source, ctx);
-      if (r && !("error" in r)) {
-        ({ html, rendered } = { html: r.html, rendered: true });
+  // nor a page without scripts (a browser would show the same), nor one too large to read (its
+  // message says so). A failed render keeps empty_content.
+  const shell = !outcome.ok && outcome.error === "empty_content" && !outcome.message;
+  if (shell && !rendered && !ctx.conditional && deps.renderer.available && runsScripts(html, contentType)) {
+    const r = await render(deps, key, source, ctx);
+    if (r && !("error" in r)) {
+      ({ html, rendered } = { html: r.html, rendered: true });
+      try {
         outcome = await extractPage(deps, html, finalUrl, req);
+      } catch (err) {
+        return extractionFailure(url, finalUrl, err);
       }
     }
   }
@@ -56,9 +74,10 @@ export async function fromHtml(
       });
     }
     const message =
-      !rendered && needsRendering(html, contentType) && !deps.renderer.available
+      outcome.message ??
+      (!rendered && needsRendering(html, contentType) && !deps.renderer.available
         ? "This page needs JavaScript to show its content and no browser is available on this server."
-        : undefined;
+        : undefined);
     return fail(url, finalUrl, "empty_content", message ? { message } : {});
   }
   const p = outcome.page;

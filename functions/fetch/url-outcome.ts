@@ -1,4 +1,5 @@
 import type { FetchErrorCode } from "../../schema/fetch-errors.ts";
+import { ExtractionLimitError } from "../extract/types.ts";
 import type { IndexDocument } from "../search/local/document.ts";
 import type { DocTree } from "./ports.ts";
 
@@ -67,3 +68,14 @@ export const fail = (url: string, finalUrl: string, error: FetchErrorCode, extra
   error,
   ...extra,
 });
+
+/**
+ * A fetched page or PDF the extractor gave up on (its time budget or its worker's memory), as that
+ * URL's error: `timeout` for time (spec 7.4: the page did not finish), `empty_content` for memory
+ * (no text could be read), each saying why. Any other error is not the page's and is thrown on.
+ */
+export function extractionFailure(url: string, finalUrl: string, err: unknown): UrlFailure {
+  if (!(err instanceof ExtractionLimitError)) throw err;
+  const message = `The page was fetched, but its ${err.message}.`;
+  return fail(url, finalUrl, err.limit === "time" ? "timeout" : "empty_content", { message });
+}

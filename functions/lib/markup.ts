@@ -89,3 +89,17 @@ export function removeBetween(s: string, open: string, close: string): string {
   }
   return out + s.slice(last);
 }
+
+/**
+ * How many start tags the markup holds, counted as a parser would open them: each `<` followed by an
+ * ASCII letter. Comments, scripts and attribute values are not told apart, so the count is an upper
+ * bound of the elements a parser builds; one pass, no allocation.
+ */
+export function countStartTags(s: string): number {
+  let count = 0;
+  for (let i = s.indexOf("<"); i >= 0; i = s.indexOf("<", i + 1)) {
+    const c = s.charCodeAt(i + 1) | 0x20;
+    if (c >= 0x61 && c <= 0x7a) count++;
+  }
+  return count;
+}

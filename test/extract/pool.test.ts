@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createExtractorPool, inlineExtractor } from "../../functions/extract/pool.ts";
+import { ExtractionLimitError } from "../../functions/extract/types.ts";
 import { writePdf } from "../pdf/pdf-writer.ts";
 
 const page = (n: number) =>
@@ -33,8 +34,23 @@ describe("extractor pool", () => {
   it("replaces a worker whose task runs past the limit, and rejects that task", async () => {
     const strict = createExtractorPool({ size: 1, taskTimeoutMs: 5 });
     const huge = page(0).replace("</article>", `${"<p>More text in a very long article body. </p>".repeat(40_000)}</article>`);
-    await expect(strict.extract(huge, opts)).rejects.toThrow(/took too long/);
+    const late = strict.extract(huge, opts);
+    await expect(late).rejects.toThrow("extraction took longer than 0.005 s");
+    await expect(late).rejects.toBeInstanceOf(ExtractionLimitError);
+    await expect(late).rejects.toMatchObject({ limit: "time" });
     await strict.close();
     await expect(strict.extract(page(1), opts)).rejects.toThrow(/closed/);
+  });
+
+  it("starts a task's time budget once its worker has loaded, so a replaced worker's start is not charged to the next page", async () => {
+    const started = performance.now();
+    const tight = createExtractorPool({ size: 1, taskTimeoutMs: 150 });
+    const huge = page(0).replace("</article>", `${"<p>More text in a very long article body. </p>".repeat(40_000)}</article>`);
+    const [late, next] = await Promise.allSettled([tight.extract(huge, opts), tight.extract(page(1), opts)]);
+    expect(late).toMatchObject({ status: "rejected", reason: { limit: "time" } });
+    expect(next).toMatchObject({ status: "fulfilled", value: { ok: true, page: { title: "Page 1" } } });
+    await tight.close();
+    // The two worker starts took longer than the budget (the first before the huge page, the second before page 1).
+    expect(performance.now() - started).toBeGreaterThan(2 * 150);
   });
 });

@@ -1,5 +1,6 @@
+import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
-import { elementSpans, removeBetween, removeTags, replaceTags } from "../../functions/lib/markup.ts";
+import { countStartTags, elementSpans, removeBetween, removeTags, replaceTags } from "../../functions/lib/markup.ts";
 
 /** Deterministic strings of markup-ish characters (a tiny LCG: the same cases every run). */
 function* samples(count: number): Generator<string> {
@@ -23,6 +24,11 @@ function* samples(count: number): Generator<string> {
     "-->",
     "-",
     "<HEAD>",
+    "<p",
+    "<Z>",
+    "<@",
+    "<[",
+    "<é",
   ];
   for (let i = 0; i < count; i++) {
     let s = "";
@@ -69,5 +75,18 @@ describe("markup passes in one reading (lib/markup.ts)", () => {
     expect(replaceTags(lts, "").slice(0, 4)).toBe("x< <");
     const scripts = `<script>a</script>${"<script>y".repeat(300_000)}`;
     expect(elementSpans(scripts, /<(script|style)\b/gi, (name) => new RegExp(`</${name}\\s*>`, "gi"))).toEqual([[0, 18]]);
+  });
+
+  it("countStartTags counts '<' before an ASCII letter, at least the elements the parser builds", () => {
+    let elements = 0;
+    for (const s of samples(3000)) {
+      expect(countStartTags(s), s).toBe((s.match(/<[a-z]/gi) ?? []).length);
+      const page = `<html><head></head><body>${s}</body></html>`;
+      const built = parseHTML(page).document.querySelectorAll("*").length;
+      expect(countStartTags(page), s).toBeGreaterThanOrEqual(built);
+      elements += built;
+    }
+    expect(elements).toBeGreaterThan(3000 * 4);
+    expect(countStartTags(`${"<br>".repeat(1_000_000)}<`)).toBe(1_000_000);
   });
 });
