@@ -15,6 +15,7 @@ import { collectImageLinks, collectLinks } from "./output/links.ts";
 import { toMarkdown } from "./output/markdown.ts";
 import { toPlainText } from "./output/plain-text.ts";
 import { spaceSeams } from "./output/seams.ts";
+import { SELECTOR_STEPS } from "./output/select.ts";
 import { applySelectors } from "./output/selectors.ts";
 import { toTree } from "./output/tree.ts";
 import { classifyPage } from "./page-type.ts";
@@ -125,6 +126,13 @@ export function extractHtml(html: string, opts: ExtractOptions): ExtractOutcome 
   if (opts.includeSelectors?.length || opts.excludeSelectors?.length) {
     // Rule 5: exclusions first; rule 3: an include scope bypasses boilerplate removal.
     const scoped = applySelectors(document, opts.includeSelectors, opts.excludeSelectors);
+    if (!scoped.ok && "tooCostly" in scoped) {
+      return {
+        ok: false,
+        error: "timeout",
+        message: `The selector ${JSON.stringify(scoped.tooCostly)} was too costly to match on this page: a request's selectors may take ${SELECTOR_STEPS.toLocaleString("en-US")} steps of matching a page. A pseudo-class holding a selector of its own, such as :not() or :has() with a chain of combinators, is the usual cause.`,
+      };
+    }
     if (!scoped.ok) {
       return {
         ok: false,

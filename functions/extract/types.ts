@@ -55,6 +55,8 @@ export interface PageTyping {
 export type ExtractOutcome =
   | { ok: true; page: ExtractedPage }
   | { ok: false; error: "empty_content"; message?: string }
+  /** The request's selectors ran past the page's matching budget (output/select.ts). */
+  | { ok: false; error: "timeout"; message: string }
   | { ok: false; error: "selector_not_matched"; unmatchedSelectors: string[]; candidateSelectors: string[] };
 
 /**

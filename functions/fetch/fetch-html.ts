@@ -67,6 +67,7 @@ export async function fromHtml(
     }
   }
   if (!outcome.ok) {
+    if (outcome.error === "timeout") return fail(url, finalUrl, "timeout", { message: outcome.message });
     if (outcome.error === "selector_not_matched") {
       return fail(url, finalUrl, "selector_not_matched", {
         unmatchedSelectors: outcome.unmatchedSelectors,

@@ -26,7 +26,7 @@ const selectorList = (what: string) =>
     .max(SELECTORS_MAX)
     .optional()
     .openapi({
-      description: `${what} 1 to 20 CSS selectors, each 1 to 1000 characters; invalid selector syntax answers 422. Matched in time linear in the page, whatever the chain of combinators; a pseudo-class holding a selector of its own (\`:not(div p)\`, \`:has(section p)\`) is bounded by a per-page budget shared by both lists, past which the selectors left match nothing.`,
+      description: `${what} 1 to 20 CSS selectors, each 1 to 1000 characters; invalid selector syntax answers 422. Matched in time linear in the page, whatever the chain of combinators; a pseudo-class holding a selector of its own (\`:not(div p)\`, \`:has(section p)\`) is bounded by a per-page budget shared by both lists: past it the URL answers \`timeout\`, its \`message\` naming the selector (an exclusion left unapplied would return what was to be taken out).`,
       example: ["article", "#content"],
     });
 

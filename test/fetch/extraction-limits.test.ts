@@ -46,6 +46,7 @@ describe.each(driverCases(["pglite"]))("fetch: pages past the extractor's bounds
           Array.from({ length: 40_000 }, () => LONG[1] as string),
         ),
       ),
+      "/deep": html(`<html><body>${"<div>".repeat(60)}<p class="x">${LONG[0]}</p>${"</div>".repeat(60)}</body></html>`),
       "/paper.pdf": (_req, res) => {
         res.writeHead(200, { "content-type": "application/pdf" });
         res.end(
@@ -117,6 +118,19 @@ describe.each(driverCases(["pglite"]))("fetch: pages past the extractor's bounds
       expect.objectContaining({ url: `${origin.url}/paper.pdf`, error: "timeout", message: expect.stringMatching(/0\.4 s/) }),
     ]);
   }, 20_000);
+
+  it("answers selectors past the page's matching budget with timeout naming the entry, for an exclusion too", async () => {
+    const costly = `p:not(section ${"div ".repeat(12)}p)`;
+    for (const lists of [{ exclude_selectors: [costly] }, { include_selectors: ["p.x", costly] }]) {
+      const res = await inline.postJson(keys.inline, "/fetch", { urls: [`${origin.url}/deep`], ...lists });
+      const body = (await res.json()) as FetchBody;
+      expect(body.results).toEqual([]);
+      expect(body.errors).toEqual([{ url: `${origin.url}/deep`, error: "timeout", message: expect.any(String) }]);
+      expect(body.errors[0]?.message).toContain(`The selector ${JSON.stringify(costly)} was too costly to match on this page`);
+    }
+    const fine = await inline.postJson(keys.inline, "/fetch", { urls: [`${origin.url}/deep`], exclude_selectors: ["nav"] });
+    expect(((await fine.json()) as FetchBody).results[0]?.text).toContain("Ospreys are large raptors");
+  });
 
   it("maps a worker out of memory to empty_content, and throws any other error on", () => {
     expect(extractionFailure("u", "f", new ExtractionLimitError("memory", "extraction ran out of memory"))).toEqual({

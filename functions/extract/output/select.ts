@@ -11,8 +11,9 @@
  * pass over the page per compound. css-select still matches each compound on its own element
  * (tags, classes, attributes, pseudo-classes), through an adapter that counts its steps: a
  * pseudo-class holding a selector of its own (`:not(div p)`, `:has(section div p)`) is matched by
- * css-select, which could take as long again, so past SELECTOR_STEPS steps on a page the selectors
- * left match nothing (as an entry linkedom cannot evaluate does). Selectors this form does not
+ * css-select, which could take as long again, so past SELECTOR_STEPS steps on a page the selector
+ * then running throws SelectorTooCostly: the request cannot be answered as asked (an exclusion not
+ * applied would leave in what the caller took out), and says so. Selectors this form does not
  * cover (`:scope`, the column combinator) go to css-select whole, under the same budget.
  */
 import { compile } from "css-select";
@@ -23,12 +24,21 @@ import { ELEMENT_NODE } from "./dom.ts";
  * What css-select may spend on one page's selectors (a request's include and exclude lists
  * together), in steps: a parent, an attribute, a text's characters by 16, a child list's nodes by 4
  * (nth-child walks an element's siblings to count its place). 20 million steps take 0.2-0.8 s here;
- * no ordinary selector comes near it on any WCXB page. Past it the remaining selectors match
- * nothing.
+ * no ordinary selector comes near it on any WCXB page.
  */
 export const SELECTOR_STEPS = 20_000_000;
 
 class StepsSpent extends Error {}
+
+/** A page's selectors ran past SELECTOR_STEPS; `selector` is the entry that was running. */
+export class SelectorTooCostly extends Error {
+  override name = "SelectorTooCostly";
+  readonly selector: string;
+  constructor(selector: string) {
+    super(`selector too costly on this page: ${selector}`);
+    this.selector = selector;
+  }
+}
 
 /** The steps a page's selectors may still take (SELECTOR_STEPS to start with). */
 export interface SelectorBudget {
@@ -158,10 +168,11 @@ function related(via: Combinator, from: Uint8Array, parent: Int32Array, prev: In
 
 /**
  * The elements of `document` matching `selector` (a selector list), in document order; an empty
- * list where the selector cannot be evaluated or `budget` runs out (see the top of this file).
+ * list where css-select cannot evaluate the selector. Throws SelectorTooCostly when `budget` runs
+ * out (see the top of this file).
  */
 export function selectAll(document: Document, selector: string, budget = selectorBudget()): Element[] {
-  if (budget.left < 0) return [];
+  if (budget.left < 0) throw new SelectorTooCostly(selector);
   const options = { adapter: adapterFor(budget), xmlMode: false, cacheResults: true } as const;
   try {
     const list = parse(selector);
@@ -191,9 +202,10 @@ export function selectAll(document: Document, selector: string, budget = selecto
       });
     }
     return page.els.filter((_, j) => hit[j]);
-  } catch {
-    // Past the budget (StepsSpent), or what css-select cannot evaluate (pseudo-elements,
-    // namespaces): matches nothing, as such an entry always did.
+  } catch (err) {
+    if (err instanceof StepsSpent) throw new SelectorTooCostly(selector);
+    // What css-select cannot evaluate (pseudo-elements, namespaces): matches nothing, as such an
+    // entry always did.
     return [];
   }
 }

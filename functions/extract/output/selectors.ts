@@ -1,5 +1,5 @@
 import { CDATA_SECTION_NODE, ELEMENT_NODE, TEXT_NODE } from "./dom.ts";
-import { selectAll, selectorBudget } from "./select.ts";
+import { SelectorTooCostly, selectAll, selectorBudget } from "./select.ts";
 import { cssEscape, findInvalidSelectors } from "./selector-syntax.ts";
 import { SKIP_TAGS } from "./tags.ts";
 
@@ -7,7 +7,9 @@ export { cssEscape, findInvalidSelectors };
 
 export type SelectorOutcome =
   | { ok: true; root: Element | null; unmatched: string[] }
-  | { ok: false; unmatched: string[]; candidates: string[] };
+  | { ok: false; unmatched: string[]; candidates: string[] }
+  /** `selector` ran past the page's budget (select.ts): the lists could not be applied. */
+  | { ok: false; tooCostly: string };
 
 /** Spec 2.6: at most 10 retry hints. */
 const MAX_CANDIDATES = 10;
@@ -35,13 +37,23 @@ const MIN_CONTENT_CHARS = 50;
  * With one, the elements matched by any entry are copied, in document order and without repeating an
  * element nested in another match, into a new container (`root`) with scripts and styles removed.
  * Some entries matching: ok with the misses in `unmatched`; none matching: not ok, with every entry in
- * `unmatched` and up to 10 `candidates` (landmarks and `#id`s of content-heavy elements).
+ * `unmatched` and up to 10 `candidates` (landmarks and `#id`s of content-heavy elements). An entry
+ * that runs past the page's selector budget: not ok, naming it (`tooCostly`).
  */
 export function applySelectors(
   document: Document,
   include: string[] | undefined,
   exclude: string[] | undefined,
 ): SelectorOutcome {
+  try {
+    return apply(document, include, exclude);
+  } catch (err) {
+    if (err instanceof SelectorTooCostly) return { ok: false, tooCostly: err.selector };
+    throw err;
+  }
+}
+
+function apply(document: Document, include: string[] | undefined, exclude: string[] | undefined): SelectorOutcome {
   // One budget for the page's selectors, include and exclude: a costly one cannot stall the fetch.
   const budget = selectorBudget();
   for (const selector of exclude ?? []) {

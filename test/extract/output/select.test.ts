@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { selectAll, selectorBudget } from "../../../functions/extract/output/select.ts";
+import { SelectorTooCostly, selectAll, selectorBudget } from "../../../functions/extract/output/select.ts";
 import { applySelectors } from "../../../functions/extract/output/selectors.ts";
 import { parseDocument } from "../../../functions/extract/parse.ts";
 
@@ -88,21 +88,24 @@ describe("selectAll: the request's selectors, in time linear in the page", () =>
     expect(selectAll(doc, `body > ${"div > ".repeat(200)}div > p`)).toEqual([]);
   });
 
-  it("a pseudo-class holding a costly selector of its own is given up past the page's budget, and the rest with it", () => {
+  it("a pseudo-class holding a costly selector of its own throws past the page's budget, naming it, and so does any after it", () => {
     const doc = parseDocument(`<html><body>${"<div>".repeat(60)}<p>deep</p>${"</div>".repeat(60)}</body></html>`);
     const budget = selectorBudget();
-    expect(selectAll(doc, `p:not(section ${"div ".repeat(12)}p)`, budget)).toEqual([]);
+    const costly = `p:not(section ${"div ".repeat(12)}p)`;
+    expect(() => selectAll(doc, costly, budget)).toThrow(new SelectorTooCostly(costly));
     expect(budget.left).toBeLessThan(0);
-    expect(selectAll(doc, "p", budget)).toEqual([]);
+    expect(() => selectAll(doc, "p", budget)).toThrow(SelectorTooCostly);
     // A fresh budget: the same page answers ordinary selectors.
     expect(selectAll(doc, "p").map((p) => p.textContent)).toEqual(["deep"]);
   });
 
-  it("applySelectors shares one budget between a request's include and exclude lists", () => {
+  it("applySelectors shares one budget between a request's include and exclude lists, and names the entry that ran past it", () => {
     const doc = parseDocument(`<html><body>${"<div>".repeat(60)}<p class="x">deep</p>${"</div>".repeat(60)}</body></html>`);
-    const out = applySelectors(doc, ["p.x"], [`p:not(section ${"div ".repeat(12)}p)`]);
-    // The costly exclude matched nothing; the include after it found nothing either (not a hang).
-    expect(out.ok).toBe(false);
+    const costly = `p:not(section ${"div ".repeat(12)}p)`;
+    // A costly exclusion: not skipped (what it takes out would be left in), but the whole answer.
+    expect(applySelectors(doc, ["p.x"], [costly])).toEqual({ ok: false, tooCostly: costly });
+    expect(applySelectors(doc, undefined, ["nav", costly])).toEqual({ ok: false, tooCostly: costly });
+    expect(applySelectors(doc, ["p.x", costly], undefined)).toEqual({ ok: false, tooCostly: costly });
     const fine = applySelectors(parseDocument("<html><body><main><p class='x'>kept</p></main></body></html>"), ["p.x"], ["nav"]);
     expect(fine.ok && fine.root?.textContent).toBe("kept");
   });
