@@ -244,7 +244,7 @@ export const SearchUsageItemSchema = z
     results: z.array(SearchResultSchema.pick({ position: true, site_name: true, snippet: true, title: true, url: true })),
     cached: z.boolean().nullable().openapi({
       description:
-        "true when served from the short-lived result cache, false when the providers were asked; null for failed requests.",
+        "true when the upstreams' results came from the short-lived cache (the local index is always asked), false when every provider was asked; null for failed requests.",
     }),
     response_size_bytes: z.number().int().min(0),
     created_at: z.string().openapi({ format: "date-time" }),

@@ -51,8 +51,9 @@ export interface SearchOutcome {
 }
 
 /**
- * The cache key: the account (the local index answers each account with its own pages too) and
- * the executed request with its text case- and whitespace-folded and the domain lists sorted.
+ * The cache key: the account and the executed request with its text case- and whitespace-folded
+ * and the domain lists sorted. Only the cacheable providers' hits are kept under it (each by its
+ * name); the local index is asked on every request (SearchProvider.cacheable).
  */
 export function cacheKey(q: SearchQuery, viewer: SearchViewer): string {
   const norm = {
@@ -74,6 +75,14 @@ export function cacheKey(q: SearchQuery, viewer: SearchViewer): string {
 }
 
 type Attempt = { ok: true; hits: SearchHit[] } | { ok: false; status: number | undefined };
+
+/** A cache entry: the hits of each cacheable provider that answered, by provider name. */
+interface CachedHits {
+  hits: Record<string, SearchHit[]>;
+}
+
+const isCachedHits = (v: Record<string, unknown> | null): v is Record<string, unknown> & CachedHits =>
+  v !== null && typeof v.hits === "object" && v.hits !== null && !Array.isArray(v.hits);
 
 async function withTimeout(p: SearchProvider, q: SearchQuery, viewer: SearchViewer, ms: number): Promise<ProviderResult> {
   const ac = new AbortController();
@@ -123,18 +132,27 @@ export function searchService(deps: SearchServiceDeps) {
     }
   }
 
+  /**
+   * Every provider that supports the query, in parallel; a cacheable one's hits come from `cached`
+   * when it holds them. `fresh` is what the cacheable providers answered now, `complete` whether
+   * every cacheable provider asked now answered (a degraded answer is not stored).
+   */
   async function fromProviders(
+    chosen: SearchProvider[],
     q: SearchQuery,
     viewer: SearchViewer,
-  ): Promise<{ results: SearchResultWire[]; complete: boolean }> {
-    const chosen = deps.providers.filter((p) => {
-      try {
-        return p.supports(q);
-      } catch {
-        return false;
-      }
-    });
-    const attempts = await Promise.all(chosen.map((p) => attempt(p, q, viewer)));
+    cached: CachedHits | null,
+  ): Promise<{ results: SearchResultWire[]; fresh: CachedHits; complete: boolean; fromCache: boolean }> {
+    const reused = (p: SearchProvider) => {
+      const hits = p.cacheable !== false ? cached?.hits[p.name] : undefined;
+      return Array.isArray(hits) ? hits : undefined;
+    };
+    const attempts = await Promise.all(
+      chosen.map((p): Promise<Attempt> | Attempt => {
+        const hits = reused(p);
+        return hits ? { ok: true, hits } : attempt(p, q, viewer);
+      }),
+    );
     const succeeded = attempts.filter((a) => a.ok);
     if (chosen.length > 0 && succeeded.length === 0) {
       if (attempts.some((a) => !a.ok && a.status === 403)) {
@@ -149,12 +167,22 @@ export function searchService(deps: SearchServiceDeps) {
       q,
       deps.clock.now(),
     );
-    return { results, complete: succeeded.length === attempts.length };
+    const fresh: CachedHits = { hits: {} };
+    let complete = true;
+    let fromCache = false;
+    chosen.forEach((p, i) => {
+      if (p.cacheable === false) return;
+      const a = attempts[i] as Attempt;
+      if (reused(p)) fromCache = true;
+      else if (a.ok) fresh.hits[p.name] = a.hits;
+      else complete = false;
+    });
+    return { results, fresh, complete, fromCache };
   }
 
-  async function remember(key: string, results: SearchResultWire[]): Promise<void> {
+  async function remember(key: string, entry: CachedHits): Promise<void> {
     const now = deps.clock.now();
-    await cache.put(key, { results }, now, new Date(now.getTime() + ttl));
+    await cache.put(key, { ...entry }, now, new Date(now.getTime() + ttl));
     if (++puts % PURGE_EVERY === 0) await cache.purgeExpired(now);
   }
 
@@ -171,15 +199,21 @@ export function searchService(deps: SearchServiceDeps) {
       const q = req.search;
       const viewer: SearchViewer = { accountId: call.auth.account.id };
       const key = cacheKey(q, viewer);
-      const hit = ttl > 0 ? await cache.get(key, deps.clock.now()) : null;
-      let results: SearchResultWire[];
-      if (hit) results = hit.results as SearchResultWire[];
-      else {
-        const fresh = await fromProviders(q, viewer);
-        results = fresh.results;
-        // A degraded answer is not reused: the next request asks the failed provider again.
-        if (ttl > 0 && fresh.complete) await remember(key, results);
-      }
+      const chosen = deps.providers.filter((p) => {
+        try {
+          return p.supports(q);
+        } catch {
+          return false;
+        }
+      });
+      const caching = ttl > 0 && chosen.some((p) => p.cacheable !== false);
+      const stored = caching ? await cache.get(key, deps.clock.now()) : null;
+      // An entry of another shape (written before the cache kept hits by provider) is a miss.
+      const answer = await fromProviders(chosen, q, viewer, isCachedHits(stored) ? stored : null);
+      const { results, fromCache: hit } = answer;
+      // Stored when every cacheable provider was asked now and answered: a degraded answer is not
+      // reused (the next request asks the failed provider again), nor is a cached one's life extended.
+      if (caching && !hit && answer.complete) await remember(key, answer.fresh);
       const body: SearchResponse = { query: q.text, results, total_results: results.length, page: q.page };
       await usage.insert({
         accountId: call.auth.account.id,
@@ -189,11 +223,11 @@ export function searchService(deps: SearchServiceDeps) {
         statusCode: 200,
         resultCount: results.length,
         results: briefResults(results),
-        cached: hit !== null,
+        cached: hit,
         responseSizeBytes: Buffer.byteLength(JSON.stringify(body)),
         createdAt: deps.clock.now(),
       });
-      return { body, cached: hit !== null, rate };
+      return { body, cached: hit, rate };
     },
 
     /** A usage row for a request answered with an error (validation, access, limits, providers). */

@@ -80,6 +80,12 @@ export interface SearchProvider {
   /** Whether this provider serves this query at all (e.g. OpenAlex only research_paper). */
   supports(q: SearchQuery): boolean;
   /**
+   * false: its answers are never reused from the search cache (the local index, whose pages an
+   * account's own fetches and imports change from one request to the next, answers in a few ms).
+   * Upstreams (absent, true) are cached: they are slow, rate-limited and metered.
+   */
+  readonly cacheable?: boolean;
+  /**
    * Hits for page `q.page` (PAGE_SIZE per page). Throws ProviderError on upstream failures. The
    * service always passes the viewer; upstreams ignore it, the local index refuses to search
    * without it (it holds pages private to accounts).

@@ -37,6 +37,8 @@ describe.each(driverCases(["pglite", "pg"]))("search across accounts on $driver"
   /** OSPREY_SEARCH_SHARE_PUBLIC_PAGES=true. */
   let sharingCtx: TestContext;
   let sharingFeed: IndexFeed;
+  /** The search cache as deployed (60 s). */
+  let cachingCtx: TestContext;
   let a: string;
   let b: string;
   let c: string;
@@ -60,6 +62,7 @@ describe.each(driverCases(["pglite", "pg"]))("search across accounts on $driver"
       "/landing": html(page("Landing page", "plover")),
       "/cached": html(page("Cached page", "avocet")),
       "/field-notes": html(page("Field notes", "sandpiper turnstone")),
+      "/godwit": html(page("Godwit notes", "godwit")),
       // The same URL answers each fetch differently (a per-visitor page).
       "/same": (_req, res) => {
         sameCalls++;
@@ -77,6 +80,7 @@ describe.each(driverCases(["pglite", "pg"]))("search across accounts on $driver"
     // No search cache: every search below must see the index as it is now.
     privateCtx = createTestContext(db.db, { fetch: { config, blobs, index: privateFeed }, search: { cacheTtlMs: 0 } });
     sharingCtx = createTestContext(db.db, { fetch: { config, blobs, index: sharingFeed }, search: { cacheTtlMs: 0 } });
+    cachingCtx = createTestContext(db.db, { fetch: { config, blobs, index: privateFeed } });
     ({ key: a } = await privateCtx.newKey({ plan: "pro" }));
     ({ key: b } = await privateCtx.newKey({ plan: "pro" }));
     ({ key: c } = await privateCtx.newKey({ plan: "pro" }));
@@ -110,6 +114,22 @@ describe.each(driverCases(["pglite", "pg"]))("search across accounts on $driver"
     expect(await found(b, "kestrel ledger")).toEqual([]);
     expect(await found(b, "kestrel")).toEqual([]);
     expect(await found(c, "ledger")).toEqual([]);
+  });
+
+  it("with the search cache on, a page is found the moment its account has fetched it, and by no other account", async () => {
+    const { key: d } = await cachingCtx.newKey({ plan: "pro" });
+    const { key: e } = await cachingCtx.newKey({ plan: "pro" });
+    const search = async (key: string) => {
+      const res = await cachingCtx.call(key, `/search?${new URLSearchParams({ query: "godwit" })}`);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as Body).results.map((r) => r.url);
+    };
+    expect(await search(d)).toEqual([]);
+    expect(await search(e)).toEqual([]);
+    await fetchAs(cachingCtx, d, [u("/godwit")]);
+    // Within the cache's 60 s: the empty answer above is not reused (it was, for a minute, before).
+    expect(await search(d)).toEqual([u("/godwit")]);
+    expect(await search(e)).toEqual([]);
   });
 
   it("by default even a public page stays with the account that fetched it", async () => {

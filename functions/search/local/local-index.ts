@@ -67,6 +67,8 @@ export function createLocalIndex(opts: LocalIndexOptions): LocalIndex {
   const provider: SearchProvider = {
     name: "local",
     supports: () => true,
+    // Always asked: a page the account has just fetched or imported is found at once.
+    cacheable: false,
     async search(q: SearchQuery, signal: AbortSignal, viewer?: SearchViewer): Promise<ProviderResult> {
       signal.throwIfAborted();
       // Without a viewer bm25Page throws: the index holds pages private to accounts.
