@@ -3,6 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it, vi } from "vitest";
 import { tokenize } from "../../functions/search/analyze.ts";
 import type { IndexDocument } from "../../functions/search/local/document.ts";
+import { cutText, MAX_INDEXED_CHARS, MAX_TITLE_CHARS } from "../../functions/search/local/prepare.ts";
 import { bm25Page, DEFAULT_BM25, queryTerms, TERM_WEIGHTING } from "../../functions/search/local/ranking.ts";
 import type { SearchQuery } from "../../functions/search/types.ts";
 import { driverCases } from "../helpers/databases.ts";
@@ -223,6 +224,33 @@ describe.each(driverCases(["pglite", "pg", "neon"]))("local index on $driver", (
     const hits = (await ix.index.provider.search(query("鱼鹰", { language: "zh" }), signal, viewer)).hits;
     expect(hits.map((h) => h.url)).toEqual(["https://zh.example/river"]);
     expect(tokenize(run)).toHaveLength(149_999);
+  });
+
+  it("reads and keeps a document's first million characters of text (cut at a space) and its title's first thousand", async () => {
+    // 3 MB of distinct tokens (a log, a list of ids), with a word near the start and one near the end.
+    const ids = Array.from({ length: 300_000 }, (_, i) => `id${(i * 2654435761) % 4294967296}x`);
+    ids[10] = "ospreyhead";
+    ids[299_990] = "ospreytail";
+    const text = ids.join(" ");
+    const started = performance.now();
+    expect(
+      await ix.index.writer.upsert([{ url: "https://log.example/dump", title: `Dump ${"t".repeat(5000)}`, text }]),
+    ).toMatchObject({ inserted: 1, rejected: [] });
+    // The whole text took about 5 s here, and most of a GB of the embedded database, which never gives memory back.
+    expect(performance.now() - started).toBeLessThan(15_000);
+    const found = async (word: string) => (await ix.index.provider.search(query(word), signal, viewer)).hits.map((h) => h.url);
+    expect(await found("ospreyhead")).toEqual(["https://log.example/dump"]);
+    expect(await found("ospreytail")).toEqual([]);
+    const [row] = await rows<{ body: number; title: number }>(
+      ix.database.db,
+      sql`select length(body) as body, length(title) as title from search_documents where url = 'https://log.example/dump'`,
+    );
+    expect(Number(row?.body)).toBeLessThanOrEqual(MAX_INDEXED_CHARS);
+    expect(Number(row?.body)).toBeGreaterThan(MAX_INDEXED_CHARS - 20);
+    expect(Number(row?.title)).toBeLessThanOrEqual(MAX_TITLE_CHARS);
+    // Cut at a space, not inside a token; never inside a surrogate pair.
+    expect(text.slice(0, Number(row?.body) + 1)).toMatch(/x $/);
+    expect(cutText(`${"a".repeat(9)}😀b`, 10)).toBe("a".repeat(9));
   });
 
   it("a search is one statement that checks the languages it assumed, and ranks again when they changed", async () => {

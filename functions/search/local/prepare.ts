@@ -55,6 +55,29 @@ export function normalizeUrl(raw: string): URL {
   return u;
 }
 
+/**
+ * The most characters of a document's text the index reads and keeps, and of its title. A fetched
+ * page may hold 15 MiB of text, and a text of distinct tokens (a log, a list of ids) is a row per
+ * token: 5 MB of them took 8.5 s and 1.5 GB to index as one document, a database's memory that the
+ * embedded one never gives back. A million characters is some 150,000 words, a long book's chapter;
+ * what lies past it is not found by search (the fetch result itself is whole).
+ */
+export const MAX_INDEXED_CHARS = 1_000_000;
+export const MAX_TITLE_CHARS = 1_000;
+
+/** `s` cut to at most `max` characters, at the last whitespace before the cut when there is one near it. */
+export function cutText(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max;
+  // Not inside a surrogate pair.
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  for (let i = end; i > end - 200 && i > 0; i--) {
+    if (/\s/.test(s[i] as string)) return s.slice(0, i).trimEnd();
+  }
+  return s.slice(0, end);
+}
+
 const DATE = /^(\d{4}-\d{2}-\d{2})(?:$|[T ])/;
 
 function cleanDate(d: string | undefined): string | null {
@@ -74,8 +97,8 @@ export function prepareDocument(doc: IndexDocument, ranking: RankingOptions): Pr
   } catch (err) {
     return { reason: `invalid url: ${err instanceof Error ? err.message : String(err)}` };
   }
-  const title = typeof doc.title === "string" ? doc.title.trim() : "";
-  const body = typeof doc.text === "string" ? doc.text.trim() : "";
+  const title = typeof doc.title === "string" ? cutText(doc.title.trim(), MAX_TITLE_CHARS) : "";
+  const body = typeof doc.text === "string" ? cutText(doc.text.trim(), MAX_INDEXED_CHARS) : "";
   if (!title && !body) return { reason: "no title and no text" };
   const type = doc.type ?? "web";
   if (!(DOMAIN_TYPES as readonly string[]).includes(type)) return { reason: `unknown type ${type}` };
