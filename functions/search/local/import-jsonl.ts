@@ -2,10 +2,10 @@
  * `osprey index import --jsonl <file>`: one JSON document per line (url, title, text; optional
  * published_date, language, site_name, type, publisher, authors, venue, year, pdf_url,
  * cited_by_count), streamed line by line and upserted in batches. Idempotent on the normalised URL.
- * Lines that are not JSON objects or miss url/text are reported with their line number and skipped.
+ * Lines that are not JSON objects or miss url/text are reported with their line number and skipped,
+ * and so are lines longer than MAX_LINE_CHARS, which are never held whole.
  */
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { IndexDocument, IndexWriter } from "./document.ts";
 import { BATCH_SIZE } from "./writer.ts";
 
@@ -65,17 +65,68 @@ export function parseJsonlDocument(line: string): IndexDocument | { reason: stri
   };
 }
 
+/**
+ * The longest line read, in characters. readline holds a line whole: a file with a line past V8's
+ * string limit (about 512 MB; a dump without newlines) threw from inside the stream, an uncaught
+ * exception that ended the process, the server's when the CLI forwards the import to it.
+ */
+export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+
+/** What `jsonlLines` yields for a line past its limit (the line itself is not kept). */
+export const LINE_TOO_LONG = Symbol("line too long");
+
+/**
+ * The lines of a stream of text, split at "\n" (a "\r" before it dropped), the last one without
+ * its newline too; a line longer than `maxChars` is yielded as LINE_TOO_LONG, its text skipped as it
+ * streams past.
+ */
+export async function* jsonlLines(
+  chunks: AsyncIterable<string>,
+  maxChars = MAX_LINE_CHARS,
+): AsyncGenerator<string | typeof LINE_TOO_LONG> {
+  let parts: string[] = [];
+  let size = 0;
+  let tooLong = false;
+  const line = () => {
+    const text = parts.join("");
+    return text.endsWith("\r") ? text.slice(0, -1) : text;
+  };
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf("\n", start);
+      const end = nl < 0 ? chunk.length : nl;
+      if (!tooLong && size + (end - start) > maxChars) {
+        tooLong = true;
+        parts = [];
+      }
+      if (!tooLong && end > start) parts.push(chunk.slice(start, end));
+      size += end - start;
+      if (nl < 0) break;
+      yield tooLong ? LINE_TOO_LONG : line();
+      parts = [];
+      size = 0;
+      tooLong = false;
+      start = nl + 1;
+    }
+  }
+  if (tooLong) yield LINE_TOO_LONG;
+  else if (size > 0) yield line();
+}
+
 export interface ImportOptions {
   batchSize?: number;
   /** Called after every batch. */
   onProgress?: (p: ImportProgress) => void;
   maxErrors?: number;
   now?: () => number;
+  /** The longest line read (MAX_LINE_CHARS). */
+  maxLineChars?: number;
 }
 
 export async function importJsonlLines(
   writer: IndexWriter,
-  lines: AsyncIterable<string>,
+  lines: AsyncIterable<string | typeof LINE_TOO_LONG>,
   opts: ImportOptions = {},
 ): Promise<ImportSummary> {
   const now = opts.now ?? (() => performance.now());
@@ -105,6 +156,10 @@ export async function importJsonlLines(
   };
   for await (const raw of lines) {
     p.lines++;
+    if (raw === LINE_TOO_LONG) {
+      reject(p.lines, `longer than ${opts.maxLineChars ?? MAX_LINE_CHARS} characters`);
+      continue;
+    }
     const line = raw.trim();
     if (line === "") continue;
     const doc = parseJsonlDocument(line);
@@ -120,6 +175,6 @@ export async function importJsonlLines(
 
 /** Streams a JSONL file (never read whole into memory). */
 export function importJsonlFile(writer: IndexWriter, path: string, opts: ImportOptions = {}): Promise<ImportSummary> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Number.POSITIVE_INFINITY });
+  const lines = jsonlLines(createReadStream(path, { encoding: "utf8" }), opts.maxLineChars);
   return importJsonlLines(writer, lines, opts);
 }
