@@ -22,6 +22,9 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
+/** How long after a worker that never started the next one is started. */
+const RESPAWN_DELAY_MS = 1000;
+
 /** Extraction in the calling thread: for tests and for one-off tools. */
 export const inlineExtractor: Extractor = { extract: async (html, opts) => extractHtml(html, opts), pdf: extractPdf };
 
@@ -38,7 +41,12 @@ export const inlineExtractor: Extractor = { extract: async (html, opts) => extra
  * (MAX_ELEMENTS in extract.ts), with the fetch limit on its bytes.
  */
 export function createExtractorPool(
-  opts: { size?: number; taskTimeoutMs?: number } = {},
+  opts: {
+    size?: number;
+    taskTimeoutMs?: number;
+    /** The worker module (extract.worker.ts beside this file). */
+    workerUrl?: URL;
+  } = {},
 ): Extractor & { close(): Promise<void> } {
   const size = opts.size ?? Math.max(1, Math.min(4, availableParallelism() - 1));
   const taskTimeoutMs = opts.taskTimeoutMs ?? 30_000;
@@ -49,7 +57,7 @@ export function createExtractorPool(
 
   const spawn = (): Slot => {
     const slot: Slot = {
-      worker: new Worker(new URL("./extract.worker.ts", import.meta.url)),
+      worker: new Worker(opts.workerUrl ?? new URL("./extract.worker.ts", import.meta.url)),
       ready: false,
       task: null,
       timer: null,
@@ -93,8 +101,22 @@ export function createExtractorPool(
     if (slot.timer) clearTimeout(slot.timer);
     void slot.worker.terminate();
     task?.reject(err);
-    if (!closed) slots.push(spawn());
-    pump();
+    if (closed) return;
+    if (slot.ready) {
+      slots.push(spawn());
+      pump();
+      return;
+    }
+    // A worker that died before it could take a task (its module failed to load): the pages waiting
+    // are answered with why rather than left waiting for a worker that may never start, and the
+    // next one is started a second later, not in a tight loop.
+    const cause = new Error(`the extraction worker did not start: ${err.message}`);
+    if (!slots.some((s) => s.ready)) for (const t of queue.splice(0)) t.reject(cause);
+    setTimeout(() => {
+      if (closed) return;
+      slots.push(spawn());
+      pump();
+    }, RESPAWN_DELAY_MS).unref();
   };
 
   const pump = () => {

@@ -53,4 +53,16 @@ describe("extractor pool", () => {
     // The two worker starts took longer than the budget (the first before the huge page, the second before page 1).
     expect(performance.now() - started).toBeGreaterThan(2 * 150);
   });
+
+  it("answers the pages waiting when its worker cannot start, rather than leaving them waiting, and tries again", async () => {
+    const broken = createExtractorPool({
+      size: 1,
+      workerUrl: new URL("data:text/javascript,throw new Error('no extractor here')"),
+    });
+    await expect(broken.extract(page(1), opts)).rejects.toThrow("the extraction worker did not start: no extractor here");
+    // The next worker, a second later, fails the same way: the next page hears so too.
+    await expect(broken.extract(page(2), opts)).rejects.toThrow("the extraction worker did not start");
+    await broken.close();
+    await expect(broken.extract(page(3), opts)).rejects.toThrow(/closed/);
+  });
 });
