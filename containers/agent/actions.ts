@@ -1,6 +1,7 @@
 import type { ElementHandle, Page } from "puppeteer-core";
-import type { ExtractOutcome, Extractor } from "../../functions/extract/types.ts";
+import type { Extractor } from "../../functions/extract/types.ts";
 import type { RunSession } from "../browser/run-session.ts";
+import { extractReply } from "./extract-reply.ts";
 import {
   type ClickCheck,
   chooseOption,
@@ -293,18 +294,6 @@ async function extract(page: Page, a: { question?: string }, opts: ActionOptions
   const html = await page.content();
   const out = await opts.extractor.extract(html, { url: page.url(), format: "markdown", links: false, imageLinks: false });
   return { ok: true, message: extractReply(out, a.question, opts.maxExtractChars ?? EXTRACT_MAX_CHARS) };
-}
-
-/** What `extract` tells the model: the page's Markdown cut to `max` characters, or why there is none. */
-export function extractReply(out: ExtractOutcome, question: string | undefined, max: number): string {
-  if (!out.ok) {
-    const why = out.error === "empty_content" ? out.message : undefined;
-    return why ? `The page could not be read as Markdown. ${why}` : "The page has no readable text content.";
-  }
-  const text = typeof out.page.text === "string" ? out.page.text : JSON.stringify(out.page.text);
-  const cut = text.length > max ? `${text.slice(0, max)}\n\n(${text.length - max} more characters left out)` : text;
-  const q = question ? `Looking for: ${question}\n` : "";
-  return `${q}Page content as Markdown:\n${cut}`;
 }
 
 async function scroll(page: Page, state: PageState, a: Extract<Action, { name: "scroll" }>): Promise<ActionResult> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractReply } from "../../containers/agent/actions.ts";
+import { extractReply } from "../../containers/agent/extract-reply.ts";
 import { extractHtml, MAX_ELEMENTS } from "../../functions/extract/extract.ts";
 
 const opts = { url: "https://example.com/", format: "markdown" as const, links: false, imageLinks: false };
