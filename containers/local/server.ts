@@ -179,6 +179,8 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
         logger,
         rateLimits: runtime.services.rateLimits,
         providers: [localIndex.provider, ...upstreams],
+        // A search finds the pages its account has just fetched (the feed writes them after the response).
+        ownWrites: (accountId) => indexFeed.writtenFor(accountId),
       })
     : null;
   // Remote browser sessions: a warm pool of Chromium processes in this process, one per session.

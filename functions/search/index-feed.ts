@@ -43,6 +43,12 @@ export interface IndexFeed {
   offer(doc: IndexDocument, from: IndexSource): Promise<void>;
   /** Resolves once nothing is queued or being written (tests, the CLI, shutdown). */
   whenIdle(): Promise<void>;
+  /**
+   * Resolves once every page offered so far from `accountId`'s fetches is written, dropped or
+   * failed: a search by that account waits for them (search.service.ts), so it finds what it has
+   * just fetched. At once when none is pending.
+   */
+  writtenFor(accountId: string): Promise<void>;
   stats(): IndexFeedStats;
 }
 
@@ -79,6 +85,8 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
   let inFlight = 0;
   let scheduled = false;
   let idleWaiters: Array<() => void> = [];
+  /** The pages each account's fetches offered that are not written yet. */
+  const pendingByAccount = new Map<string, Set<Promise<void>>>();
 
   const settleIdle = () => {
     if (inFlight > 0 || queue.size > 0 || scheduled) return;
@@ -147,6 +155,15 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
         for (const done of oldest.settled) done();
         opts.logger.warn("local index feed is full; dropped a page", { url: oldest.doc.url });
       }
+      if (from.kind === "fetch") {
+        const pending = pendingByAccount.get(from.accountId) ?? new Set<Promise<void>>();
+        pendingByAccount.set(from.accountId, pending);
+        pending.add(written);
+        void written.then(() => {
+          pending.delete(written);
+          if (pending.size === 0 && pendingByAccount.get(from.accountId) === pending) pendingByAccount.delete(from.accountId);
+        });
+      }
       // After the current turn: the fetch response is sent before any index work starts.
       if (!scheduled) {
         scheduled = true;
@@ -162,6 +179,10 @@ export function createIndexFeed(writer: IndexWriter, opts: IndexFeedOptions): In
         idleWaiters.push(resolve);
         settleIdle();
       });
+    },
+    writtenFor(accountId) {
+      const pending = pendingByAccount.get(accountId);
+      return pending ? Promise.all([...pending]).then(() => undefined) : Promise.resolve();
     },
     stats: () => ({ ...stats }),
   };

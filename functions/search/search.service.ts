@@ -37,6 +37,25 @@ export interface SearchServiceDeps {
   cacheTtlMs?: number;
   /** Each provider's deadline; on overrun that provider counts as failed. */
   providerTimeoutMs?: number;
+  /**
+   * Resolves once the pages the account has fetched are in the local index (IndexFeed.writtenFor):
+   * a search waits for them, at most OWN_WRITES_WAIT_MS, so that it finds what the account has just
+   * fetched. Absent where the fetch itself waits for the index (the edge).
+   */
+  ownWrites?: (accountId: string) => Promise<void>;
+}
+
+/** The longest a search waits for its account's pages to reach the local index. */
+export const OWN_WRITES_WAIT_MS = 2_000;
+
+/** `p`, or nothing after `ms`; the timer does not outlive it. */
+async function within(p: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface SearchCall {
@@ -199,6 +218,8 @@ export function searchService(deps: SearchServiceDeps) {
       const q = req.search;
       const viewer: SearchViewer = { accountId: call.auth.account.id };
       const key = cacheKey(q, viewer);
+      // Read your own writes: pages this account has just fetched are still being indexed.
+      if (deps.ownWrites) await within(deps.ownWrites(viewer.accountId), OWN_WRITES_WAIT_MS);
       const chosen = deps.providers.filter((p) => {
         try {
           return p.supports(q);

@@ -70,7 +70,9 @@ export interface TestContextOptions {
    * The search API: enabled by default with the local index as its only provider (no upstreams);
    * `providers` replaces that list; `enabled: false` serves the API as "not available".
    */
-  search?: { enabled?: boolean } & Partial<Pick<SearchServiceDeps, "providers" | "cacheTtlMs" | "providerTimeoutMs">>;
+  search?: { enabled?: boolean } & Partial<
+    Pick<SearchServiceDeps, "providers" | "cacheTtlMs" | "providerTimeoutMs" | "ownWrites">
+  >;
   /** The browser session API; absent serves it as "not available". */
   sessions?: (deps: { db: Db; services: Services; clock: TestClock; logger: Logger }) => SessionService;
   /** The credential vault API; absent: no vault paths. */
@@ -108,7 +110,20 @@ export function createTestContext(db: Db, opts: TestContextOptions = {}): TestCo
     clock,
   });
   const { enabled = true, providers = [createLocalIndex({ db, clock }).provider], ...searchOpts } = opts.search ?? {};
-  const search = enabled ? searchService({ db, clock, logger, rateLimits: services.rateLimits, providers, ...searchOpts }) : null;
+  // As the server wires it: a search waits for the pages its account's fetches have fed the index.
+  const feed = opts.fetch?.index;
+  const ownWrites = feed ? (accountId: string) => feed.writtenFor(accountId) : undefined;
+  const search = enabled
+    ? searchService({
+        db,
+        clock,
+        logger,
+        rateLimits: services.rateLimits,
+        providers,
+        ...(ownWrites ? { ownWrites } : {}),
+        ...searchOpts,
+      })
+    : null;
   const sessions = opts.sessions?.({ db, services, clock, logger }) ?? null;
   const vault = opts.vault?.({ db, clock, logger }) ?? null;
   const profiles = opts.profiles?.({ db, clock, logger }) ?? null;

@@ -108,6 +108,39 @@ describe("index feed", () => {
     expect(feed.stats().inserted).toBe(7);
   });
 
+  it("writtenFor(account) settles once that account's fetched pages are written, not waiting on others'", async () => {
+    const gates: Array<() => void> = [];
+    const written: string[] = [];
+    const writer: IndexWriter = {
+      async upsert(docs) {
+        await new Promise<void>((r) => gates.push(r));
+        written.push(...docs.map((d) => d.url));
+        return { inserted: docs.length, updated: 0, unchanged: 0, rejected: [] };
+      },
+      remove: async () => false,
+      count: async () => 0,
+    };
+    const feed = createIndexFeed(writer, { logger: recordingLogger().logger, batchSize: 1 });
+    const fetchedBy = (accountId: string) => ({ kind: "fetch" as const, accountId, publicPage: false });
+    let settled = false;
+    await feed.writtenFor("acct_a"); // nothing pending: at once
+    void feed.offer(doc("https://b.example/1"), fetchedBy("acct_b"));
+    void feed.offer(doc("https://a.example/1"), fetchedBy("acct_a"));
+    void feed.offer(doc("https://o.example/1"), OPERATOR_SOURCE);
+    const forA = feed.writtenFor("acct_a").then(() => (settled = true));
+    const tick = () => new Promise((r) => setTimeout(r, 10));
+    await tick();
+    gates.shift()?.(); // b's page
+    await tick();
+    expect(settled).toBe(false);
+    gates.shift()?.(); // a's page
+    await forA;
+    expect(written).toEqual(["https://b.example/1", "https://a.example/1"]);
+    await feed.writtenFor("acct_b"); // b's page is written: at once, though the operator's is not yet
+    gates.shift()?.();
+    await feed.whenIdle();
+  });
+
   it("logs a failed upsert and carries on; drops the oldest page when the queue is full", async () => {
     const { logger, lines } = recordingLogger();
     let calls = 0;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OWN_WRITES_WAIT_MS } from "../../functions/search/search.service.ts";
 import type { SearchHit, SearchProvider, SearchQuery } from "../../functions/search/types.ts";
 import { searchCache } from "../../schema/tables/index.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
@@ -90,5 +91,14 @@ describe.each(driverCases(["pglite"]))("search cache on $driver", ({ open }) => 
     await db.db.update(searchCache).set({ response: { results: [{ url: "https://stale.example/" }] } });
     expect(await urls(mixed, key, "egret")).toEqual(["https://web.example/a"]);
     expect(upstream.state.calls).toBe(2);
+  });
+
+  it("waits for its account's pages to reach the index at most OWN_WRITES_WAIT_MS, then answers", async () => {
+    const stuck = createTestContext(db.db, { search: { providers: [local.provider], ownWrites: () => new Promise(() => {}) } });
+    const { key: k } = await stuck.newKey({ plan: "pro" });
+    local.state.hits = [hit("https://fetched.example/late", 1)];
+    const started = performance.now();
+    expect(await urls(stuck, k, "stilt")).toEqual(["https://fetched.example/late"]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(OWN_WRITES_WAIT_MS - 50);
   });
 });

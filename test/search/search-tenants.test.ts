@@ -63,6 +63,7 @@ describe.each(driverCases(["pglite", "pg"]))("search across accounts on $driver"
       "/cached": html(page("Cached page", "avocet")),
       "/field-notes": html(page("Field notes", "sandpiper turnstone")),
       "/godwit": html(page("Godwit notes", "godwit")),
+      ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`/rush${i}`, html(page(`Rush ${i}`, `rushword${i}q`))])),
       // The same URL answers each fetch differently (a per-visitor page).
       "/same": (_req, res) => {
         sameCalls++;
@@ -130,6 +131,23 @@ describe.each(driverCases(["pglite", "pg"]))("search across accounts on $driver"
     // Within the cache's 60 s: the empty answer above is not reused (it was, for a minute, before).
     expect(await search(d)).toEqual([u("/godwit")]);
     expect(await search(e)).toEqual([]);
+  });
+
+  it("a search sent the moment a fetch answers finds the page (read your own writes), and another account's does not", async () => {
+    // No waiting for the feed here: the page is written after the fetch's response. Before the search
+    // waited for its account's pages, on PGlite 0 of 40 such searches found it, on Postgres 21 of 40.
+    const { key: f } = await cachingCtx.newKey({ plan: "pro" });
+    const { key: g } = await cachingCtx.newKey({ plan: "pro" });
+    const urls = async (key: string, query: string) =>
+      ((await (await cachingCtx.call(key, `/search?${new URLSearchParams({ query })}`)).json()) as Body).results.map(
+        (r) => r.url,
+      );
+    for (let i = 0; i < 20; i++) {
+      const res = await cachingCtx.postJson(f, "/fetch", { urls: [u(`/rush${i}`)], ttl: 0 });
+      expect(((await res.json()) as { errors: unknown[] }).errors).toEqual([]);
+      expect(await urls(f, `rushword${i}q`)).toEqual([u(`/rush${i}`)]);
+      expect(await urls(g, `rushword${i}q`)).toEqual([]);
+    }
   });
 
   it("by default even a public page stays with the account that fetched it", async () => {
