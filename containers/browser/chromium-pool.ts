@@ -1,5 +1,6 @@
 import type { Browser } from "puppeteer-core";
 import { type Renderer, type RenderRequest, type RenderResult, renderFailure } from "../../functions/fetch/renderer.ts";
+import { MAX_BODY_BYTES } from "../../functions/fetch/url-outcome.ts";
 import { createBrowserHolder } from "./browser-holder.ts";
 import { type ChromiumProcess, isExecutable, launchChromium } from "./chromium-process.ts";
 import type { EgressProxyOptions } from "./egress-proxy.ts";
@@ -29,6 +30,8 @@ export interface ChromiumRendererOptions {
   idleCloseMs?: number;
   /** After DOMContentLoaded, the longest wait for the network to go quiet. Default 4 s. */
   settleMaxMs?: number;
+  /** The most characters of a page's serialised DOM a render returns, cut in the page. Default MAX_BODY_BYTES. */
+  maxHtmlChars?: number;
   /** How often the watchdog asks the browser for its version. Default 10 s. */
   watchdogIntervalMs?: number;
   /** How long the browser has to answer the watchdog before it is killed. Default 5 s. */
@@ -75,6 +78,7 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
   const idleCloseMs = opts.idleCloseMs ?? 60_000;
   const watchdogTimeoutMs = opts.watchdogTimeoutMs ?? 5_000;
   const settleMaxMs = opts.settleMaxMs ?? DEFAULT_SETTLE_MAX_MS;
+  const maxHtmlChars = opts.maxHtmlChars ?? MAX_BODY_BYTES;
   let closing: Promise<void> | null = null;
   let probing = false;
   const holder = createBrowserHolder<Live>({
@@ -140,7 +144,7 @@ export function createChromiumRenderer(opts: ChromiumRendererOptions): ChromiumR
       return renderFailure("render_unavailable", `Chromium could not be started: ${reason}`);
     }
     try {
-      return await renderInContext(req, { prepared: takePage(live), signal, deadlineAt, settleMaxMs });
+      return await renderInContext(req, { prepared: takePage(live), signal, deadlineAt, settleMaxMs, maxHtmlChars });
     } catch (err) {
       if (!live.proc.browser.connected) {
         void retire(live);

@@ -103,6 +103,9 @@ describe.skipIf(!hasChrome)("Chromium renderer", () => {
         else void released.then(send);
       },
       "/missing": html("<p>gone</p>", 404),
+      // A script builds 2 MB of DOM: the render returns what the cap allows, cut in the page.
+      "/huge-dom": html(`<!doctype html><html><body><div id="r"></div>
+        <script>document.getElementById("r").innerHTML = ("<p>" + "x".repeat(1000) + "</p>").repeat(2000);</script></body></html>`),
     });
     renderer = createChromiumRenderer({ egress: LOOPBACK, executablePath: CHROME, maxConcurrency: 2 });
   });
@@ -216,6 +219,21 @@ describe.skipIf(!hasChrome)("Chromium renderer", () => {
     } finally {
       await quick.close();
     }
+  });
+
+  it("returns at most maxHtmlChars of the serialised DOM, doctype first, as page.content() writes it", async () => {
+    const capped = createChromiumRenderer({ egress: LOOPBACK, executablePath: CHROME, maxConcurrency: 1, maxHtmlChars: 50_000 });
+    try {
+      const r = expectOk(await capped.render(req("/huge-dom")));
+      expect(r.html).toHaveLength(50_000);
+      expect(r.html.startsWith('<!DOCTYPE html><html><head></head><body><div id="r"><p>xxx')).toBe(true);
+      // Below the cap the page comes whole, as before.
+      expect(expectOk(await capped.render(req("/landing"))).html).toBe("<html><head></head><body><p>landed</p></body></html>");
+    } finally {
+      await capped.close();
+    }
+    // The default cap is the fetch's body limit: 2 MB come back whole.
+    expect(expectOk(await renderer.render(req("/huge-dom"))).html.length).toBeGreaterThan(2_000_000);
   });
 
   it("closes every page and context after each render", async () => {
