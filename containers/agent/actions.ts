@@ -1,5 +1,7 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import type { Extractor } from "../../functions/extract/types.ts";
+import { MAX_BODY_BYTES } from "../../functions/fetch/url-outcome.ts";
+import { pageHtml } from "../browser/page-html.ts";
 import type { RunSession } from "../browser/run-session.ts";
 import { extractReply } from "./extract-reply.ts";
 import {
@@ -291,7 +293,7 @@ export async function openUrl(
 
 async function extract(page: Page, a: { question?: string }, opts: ActionOptions): Promise<ActionResult> {
   if (!opts.extractor) return fail("Reading the page as Markdown is not available.");
-  const html = await page.content();
+  const html = await pageHtml(page, MAX_BODY_BYTES);
   const out = await opts.extractor.extract(html, { url: page.url(), format: "markdown", links: false, imageLinks: false });
   return { ok: true, message: extractReply(out, a.question, opts.maxExtractChars ?? EXTRACT_MAX_CHARS) };
 }

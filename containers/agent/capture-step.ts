@@ -1,4 +1,6 @@
 import type { Page } from "puppeteer-core";
+import { MAX_BODY_BYTES } from "../../functions/fetch/url-outcome.ts";
+import { pageHtml } from "../browser/page-html.ts";
 import type { AgentTask } from "./agent.types.ts";
 import { capturePageState, type PageState, type StateScope } from "./page-state/index.ts";
 
@@ -57,7 +59,7 @@ export async function stepCaptures(page: Page, state: PageState, capture: AgentT
     }
   }
   if (capture.html) {
-    const html = await page.content().catch(() => null);
+    const html = await pageHtml(page, MAX_BODY_BYTES).catch(() => null);
     if (html !== null) out.html = html;
   }
   if (capture.elements) out.elements = state.elements;

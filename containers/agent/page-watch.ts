@@ -1,6 +1,7 @@
 import type { Dialog, HTTPResponse, Page } from "puppeteer-core";
-import { isBotChallenge } from "../../functions/fetch/bot-challenge.ts";
+import { CHALLENGE_HEAD_CHARS, isBotChallenge } from "../../functions/fetch/bot-challenge.ts";
 import type { Logger } from "../../functions/lib/logger.ts";
+import { pageHtml } from "../browser/page-html.ts";
 import type { RunSession } from "../browser/run-session.ts";
 
 /**
@@ -70,7 +71,7 @@ export class PageWatch {
    */
   async siteBlocked(page: Page): Promise<string | null> {
     const doc = this.docs.get(page);
-    const html = await page.content().catch(() => "");
+    const html = await pageHtml(page, CHALLENGE_HEAD_CHARS).catch(() => "");
     if (isBotChallenge(doc?.status ?? 200, doc?.headers ?? {}, html)) {
       return `${page.url()} answered with a bot-protection challenge${doc ? ` (HTTP ${doc.status})` : ""}`;
     }

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, HTTPRequest, HTTPResponse, Page } from "puppeteer-core";
 import { type RenderRequest, type RenderResult, renderFailure } from "../../functions/fetch/renderer.ts";
+import { pageHtml } from "./page-html.ts";
 
 /**
  * One render in a fresh incognito context: every request the page makes passes the caller's
@@ -132,22 +133,8 @@ export interface RenderContext {
   deadlineAt: number;
   /** Longest wait for the network to go quiet (long polls and beacons never do). */
   settleMaxMs: number;
-  /** The most characters of the serialised DOM returned (see `serialise`). */
+  /** The most characters of the serialised DOM returned (page-html.ts). */
   maxHtmlChars: number;
-}
-
-/**
- * The page's HTML as Puppeteer's `page.content()` writes it (doctype, then the root's outerHTML), cut
- * to `max` characters in the page, before it crosses the protocol: a page's scripts can build a DOM
- * of hundreds of MB (one of 100 MB came back whole, 0.4 GB of this process), and the caller keeps
- * only the first MAX_BODY_BYTES of it.
- */
-function serialise(page: Page, max: number): Promise<string> {
-  return page.evaluate((limit: number) => {
-    let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : "";
-    if (document.documentElement) html += document.documentElement.outerHTML;
-    return html.length > limit ? html.slice(0, limit) : html;
-  }, max);
 }
 
 export async function renderInContext(req: RenderRequest, ctx: RenderContext): Promise<RenderResult> {
@@ -175,7 +162,7 @@ export async function renderInContext(req: RenderRequest, ctx: RenderContext): P
     if (settle > 0) await page.waitForNetworkIdle({ idleTime: IDLE_MS, concurrency: 0, timeout: settle }).catch(() => {});
     if (state.blocked) return blockedFailure(state.blocked);
 
-    const html = await serialise(page, ctx.maxHtmlChars);
+    const html = await pageHtml(page, ctx.maxHtmlChars);
     return { ok: true, html, finalUrl: page.url(), status: state.status ?? response?.status() ?? null };
   } finally {
     ctx.signal.removeEventListener("abort", closeContext);

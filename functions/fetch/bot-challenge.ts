@@ -62,12 +62,15 @@ function visibleTextLength(html: string): number {
     .trim().length;
 }
 
+/** The characters of a page's HTML the check reads (a challenge page says what it is early). */
+export const CHALLENGE_HEAD_CHARS = 200_000;
+
 export function isBotChallenge(status: number, headers: Record<string, string>, html: string): boolean {
   for (const [name, re] of HEADER_SIGNS) {
     const v = headers[name];
     if (v !== undefined && re.test(v)) return true;
   }
-  const head = html.length > 200_000 ? html.slice(0, 200_000) : html;
+  const head = html.length > CHALLENGE_HEAD_CHARS ? html.slice(0, CHALLENGE_HEAD_CHARS) : html;
   if (STRONG.some((m) => head.includes(m))) return true;
   if (head.includes("/cdn-cgi/challenge-platform/") && CF_ORCHESTRATE.test(head)) return true;
   if (head.includes("px-captcha") && PX_CAPTCHA.test(head)) return true;
