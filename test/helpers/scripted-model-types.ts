@@ -41,6 +41,8 @@ export type ScriptedReply =
   | { fail: "overloaded" }
   /** Never answers (until the server closes). */
   | { fail: "hang" }
+  /** 200 whose JSON body never ends (written until the client goes). */
+  | { fail: "endless" }
   /** OpenAI: a tool call whose arguments string is broken JSON; Anthropic: a truncated body. */
   | { fail: "malformed_tool_json"; name?: string; arguments?: string }
   | { fail: "status"; status: number; body: unknown };

@@ -64,7 +64,7 @@ function withContext(turn: Omit<ScriptTurn, "turn" | "lastToolResults" | "latest
 let ids = 0;
 const nextId = (prefix: string) => `${prefix}${String(++ids).padStart(6, "0")}`;
 
-type Sent = { status: number; headers?: Record<string, string>; body: string } | "hang";
+type Sent = { status: number; headers?: Record<string, string>; body: string } | "hang" | "endless";
 
 function render(protocol: Protocol, reply: ScriptedReply, rawLength: number): Sent {
   const json = (status: number, body: unknown, headers?: Record<string, string>): Sent => ({
@@ -79,6 +79,8 @@ function render(protocol: Protocol, reply: ScriptedReply, rawLength: number): Se
     switch (reply.fail) {
       case "hang":
         return "hang";
+      case "endless":
+        return "endless";
       case "rate_limited":
         return fail(
           429,
@@ -174,6 +176,18 @@ export async function startScriptedModel(script: Script, options: { apiKey?: str
     requests.push(record);
     const send = (sent: Sent) => {
       if (sent === "hang") return;
+      if (sent === "endless") {
+        record.status = 200;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"choices": [{"message": {"content": "');
+        const chunk = "blah ".repeat(20_000);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk)) {}
+          if (!res.destroyed) res.once("drain", more);
+        };
+        res.on("close", () => res.removeAllListeners("drain"));
+        return more();
+      }
       record.status = sent.status;
       res.writeHead(sent.status, { "content-type": "application/json", ...sent.headers });
       res.end(sent.body);

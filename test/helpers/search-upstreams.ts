@@ -18,7 +18,9 @@ export type Behaviour =
   /** 200 with a JSON content type and a body that is not JSON. */
   | { kind: "invalid-json" }
   /** 200 with a body of the caller's choosing. */
-  | { kind: "body"; body: unknown };
+  | { kind: "body"; body: unknown }
+  /** 200 with a JSON content type and a body that never ends (chunked, written until the client goes). */
+  | { kind: "endless" };
 
 export interface RecordedRequest {
   method: string;
@@ -67,6 +69,17 @@ async function startStub(spec: StubSpec): Promise<UpstreamStub> {
       return send(res, current.status, e.type, e.body, headers);
     }
     if (current.kind === "invalid-json") return send(res, 200, "application/json", '{"results": [{"url": "https://x');
+    if (current.kind === "endless") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"results": [');
+      const chunk = `${'{"url": "https://endless.example/", "title": "again"},'.repeat(1000)}`;
+      const more = () => {
+        while (!res.destroyed && res.write(chunk)) {}
+        if (!res.destroyed) res.once("drain", more);
+      };
+      res.on("close", () => res.removeAllListeners("drain"));
+      return more();
+    }
     const body = current.kind === "body" ? current.body : spec.answer(req);
     if (body === undefined) return send(res, 404, "text/plain", "Not Found");
     send(res, 200, "application/json; charset=utf-8", JSON.stringify(body));

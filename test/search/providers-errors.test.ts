@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBraveProvider } from "../../functions/search/providers/brave.ts";
+import { MAX_UPSTREAM_BODY_BYTES } from "../../functions/search/providers/http.ts";
 import { createOpenAlexProvider } from "../../functions/search/providers/openalex.ts";
 import { createSearxngProvider, SEARXNG_JSON_DISABLED } from "../../functions/search/providers/searxng.ts";
 import { ProviderError, type SearchProvider, type SearchQuery } from "../../functions/search/types.ts";
@@ -122,6 +123,23 @@ describe("upstream errors", () => {
       expect(err.message).toMatch(/^openalex refused the request \(403\): rate limit exceeded or API key not accepted/);
     } finally {
       openalex.behave({ kind: "ok" });
+    }
+  });
+
+  it("an answer that never ends is refused past 8 MiB as it streams, not held whole", async () => {
+    for (const { stub, q } of cases()) {
+      const provider =
+        stub === searxng
+          ? createSearxngProvider({ baseUrl: searxng.url, now, timeoutMs: 20_000 })
+          : stub === brave
+            ? createBraveProvider({ apiKey: KEY, baseUrl: brave.url, now, timeoutMs: 20_000 })
+            : createOpenAlexProvider({ baseUrl: openalex.url, apiKey: OA_KEY, timeoutMs: 20_000 });
+      stub.behave({ kind: "endless" });
+      try {
+        expect((await failure(provider, q)).message).toBe(`${provider.name} answered more than ${MAX_UPSTREAM_BODY_BYTES} bytes`);
+      } finally {
+        stub.behave({ kind: "ok" });
+      }
     }
   });
 

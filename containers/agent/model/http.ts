@@ -1,3 +1,4 @@
+import { BodyTooLarge, readCapped } from "../../../functions/net/read-capped.ts";
 import { ModelError, type ModelErrorKind } from "./types.ts";
 
 /** What both wire adapters need to send one request. */
@@ -47,6 +48,9 @@ function providerMessage(body: string): string | undefined {
   return undefined;
 }
 
+/** The largest answer read from the model endpoint (one completion is a few KB; refused past this as it streams). */
+export const MAX_MODEL_BODY_BYTES = 32 * 1024 * 1024;
+
 /**
  * POSTs a JSON body and returns the parsed JSON answer, or throws a ModelError. An abort (the
  * caller's or a timeout) is rethrown as the signal's reason so the retry layer can tell them apart.
@@ -69,9 +73,12 @@ export async function postJson(
       body: JSON.stringify(body),
       signal,
     });
-    text = await res.text();
+    text = await readCapped(res, MAX_MODEL_BODY_BYTES);
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
+    if (err instanceof BodyTooLarge) {
+      throw new ModelError("invalid_response", `${provider}: the model endpoint answered more than ${err.max} bytes`);
+    }
     throw new ModelError("unavailable", `${provider}: could not reach the model endpoint (${networkReason(err)})`, {
       cause: err,
     });

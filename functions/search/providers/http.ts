@@ -1,4 +1,5 @@
 import { replaceTags } from "../../lib/markup.ts";
+import { BodyTooLarge, readCapped } from "../../net/read-capped.ts";
 import { ProviderError } from "../types.ts";
 
 /** Default per-request budget of an upstream provider (connect, headers and body together). */
@@ -80,9 +81,13 @@ function networkCause(err: unknown): string {
   return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
 }
 
+/** The largest answer read from a search upstream: a page of results is tens of KB. */
+export const MAX_UPSTREAM_BODY_BYTES = 8 * 1024 * 1024;
+
 /**
  * GETs `url` and parses its JSON body within `timeoutMs` (or until the caller aborts). Every failure is a
- * ProviderError: timeout, caller abort, network error, non-2xx (429 with Retry-After) and invalid JSON.
+ * ProviderError: timeout, caller abort, network error, non-2xx (429 with Retry-After), invalid JSON and
+ * an answer past MAX_UPSTREAM_BODY_BYTES (refused as it streams, never held whole).
  * Messages never contain the request URL (it may carry an API key) nor any of `secrets`.
  */
 export async function getJson(req: UpstreamRequest): Promise<unknown> {
@@ -103,7 +108,7 @@ export async function getJson(req: UpstreamRequest): Promise<unknown> {
       signal,
       redirect: req.redirect ?? "follow",
     });
-    const body = await res.text();
+    const body = await readCapped(res, MAX_UPSTREAM_BODY_BYTES);
     if (!res.ok) {
       const detail = redact(errorDetail(body), secrets);
       const message =
@@ -119,6 +124,7 @@ export async function getJson(req: UpstreamRequest): Promise<unknown> {
     }
   } catch (err) {
     if (err instanceof ProviderError) throw err;
+    if (err instanceof BodyTooLarge) throw fail(`${provider} answered more than ${err.max} bytes`);
     if (signal.aborted) throw abortError();
     throw fail(`${provider} unreachable: ${networkCause(err)}`);
   }

@@ -1,3 +1,4 @@
+import { BodyTooLarge, readCapped } from "../../net/read-capped.ts";
 import { ProviderAuthError, type ProviderConnection, ProviderUnavailableError } from "./types.ts";
 
 /**
@@ -113,32 +114,6 @@ const withDetail = (message: string, detail: string) => (detail ? `${message}: $
 function networkCause(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
   return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
-}
-
-class BodyTooLarge extends Error {}
-
-/** The body as text, refused past `max` bytes (declared or counted) without reading the rest. */
-async function readCapped(res: Response, max: number): Promise<string> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) {
-    await res.body?.cancel().catch(() => {});
-    throw new BodyTooLarge();
-  }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new BodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 export interface JsonAnswer {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createModelProvider } from "../../../containers/agent/model/create-provider.ts";
+import { MAX_MODEL_BODY_BYTES } from "../../../containers/agent/model/http.ts";
 import { UsageMeter, withUsageMeter } from "../../../containers/agent/model/retry.ts";
 import { ModelError, type ModelMessage, type ModelProvider, type ToolDefinition } from "../../../containers/agent/model/types.ts";
 import type { Logger } from "../../../functions/lib/logger.ts";
@@ -212,6 +213,17 @@ describe.each(["openai", "anthropic"] as const)("%s provider against the scripte
     expect(err).toBeInstanceOf(ModelError);
     expect(err).toMatchObject({ kind: "invalid_response" });
     expect((err as ModelError).raw).toContain('{"index": 7,');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("refuses an answer that never ends past MAX_MODEL_BODY_BYTES, as invalid_response, without retrying", async () => {
+    server.setScript([{ fail: "endless" }]);
+    const err = await make({ timeoutMs: 30_000 })
+      .complete({ messages: ask("hi") })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelError);
+    expect(err).toMatchObject({ kind: "invalid_response" });
+    expect((err as ModelError).message).toContain(`answered more than ${MAX_MODEL_BODY_BYTES} bytes`);
     expect(server.requests).toHaveLength(1);
   });
 
