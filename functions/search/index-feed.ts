@@ -12,6 +12,7 @@
 import type { PageMetadata, PageTyping } from "../extract/types.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { IndexDocument, IndexWriter, UpsertResult } from "./local/document.ts";
+import { cutText, MAX_INDEXED_CHARS, MAX_TITLE_CHARS } from "./local/prepare.ts";
 
 export interface IndexFeedStats {
   offered: number;
@@ -201,12 +202,13 @@ export function toIndexDocument(input: {
   text: string;
   typing?: PageTyping;
 }): IndexDocument | null {
-  const text = input.text.trim();
+  // Cut to what the index keeps (prepare.ts) now: the feed's queue may hold up to 1,000 of these.
+  const text = cutText(input.text.trim(), MAX_INDEXED_CHARS);
   if (text === "") return null;
   const t = input.typing ?? { type: "web" as const };
   const doc: IndexDocument = {
     url: input.finalUrl,
-    title: input.metadata.title ?? input.finalUrl,
+    title: cutText(input.metadata.title ?? input.finalUrl, MAX_TITLE_CHARS),
     text,
     type: t.type,
   };

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogFields, Logger } from "../../functions/lib/logger.ts";
-import { createIndexFeed, OPERATOR_SOURCE } from "../../functions/search/index-feed.ts";
+import { createIndexFeed, OPERATOR_SOURCE, toIndexDocument } from "../../functions/search/index-feed.ts";
 import type { IndexDocument, IndexWriter } from "../../functions/search/local/document.ts";
 import { createLocalIndex } from "../../functions/search/local/local-index.ts";
+import { MAX_INDEXED_CHARS, MAX_TITLE_CHARS } from "../../functions/search/local/prepare.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
 import { article, html, type Origin, startOrigin } from "../helpers/origin.ts";
@@ -106,6 +107,18 @@ describe("index feed", () => {
     await feed.whenIdle();
     expect(most).toBe(2);
     expect(feed.stats().inserted).toBe(7);
+  });
+
+  it("a page's index document holds at most what the index keeps, so the queue of 1,000 stays bounded", () => {
+    const text = "word ".repeat(600_000);
+    const d = toIndexDocument({
+      finalUrl: "https://big.example/",
+      metadata: { title: "T".repeat(5000), language: "en", publishedDate: null },
+      text,
+    });
+    expect(d?.text.length).toBeLessThanOrEqual(MAX_INDEXED_CHARS);
+    expect(d?.text.length).toBeGreaterThan(MAX_INDEXED_CHARS - 10);
+    expect(d?.title.length).toBe(MAX_TITLE_CHARS);
   });
 
   it("writtenFor(account) settles once that account's fetched pages are written, not waiting on others'", async () => {
