@@ -93,6 +93,20 @@ describe("osprey index add", () => {
     expect(r.stdout.trim()).toBe("Indexed 3 of 3 URLs: 0 new, 0 updated, 3 unchanged, 0 refused; 0 failed, 0 skipped.");
   });
 
+  it("reads --file a line at a time up to --limit; a missing file is a usage error", async () => {
+    const file = path.join(dir.dir, "many.txt");
+    writeFileSync(
+      file,
+      `${u("/news")}\n${u("/paper")}\n${Array.from({ length: 50_000 }, (_, i) => u(`/none-${i}`)).join("\n")}\n`,
+    );
+    const r = await run("--file", file, "--limit", "2", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 2, ok: 2, failed: 0 });
+    const missing = await run("--file", path.join(dir.dir, "absent.txt"));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("absent.txt: no such file");
+  });
+
   it("keeps the address policy: a host not exempted fails, and nothing indexed exits 1", async () => {
     const r = await run("http://127.0.0.1:1/private", "--json");
     expect(r.code).toBe(1);

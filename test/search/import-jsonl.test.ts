@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import type { IndexDocument, IndexWriter } from "../../functions/search/local/document.ts";
-import { importJsonlFile, jsonlLines, LINE_TOO_LONG } from "../../functions/search/local/import-jsonl.ts";
+import { importJsonlFile, LINE_TOO_LONG, textLines } from "../../functions/search/local/import-jsonl.ts";
 import { mulberry32 } from "../helpers/prng.ts";
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
@@ -49,15 +49,15 @@ describe("JSONL lines (functions/search/local/import-jsonl.ts)", () => {
       let text = "";
       for (let j = Math.floor(rand() * 30); j > 0; j--) text += alphabet[Math.floor(rand() * alphabet.length)];
       const want = await collect(createInterface({ input: Readable.from([text]), crlfDelay: Number.POSITIVE_INFINITY }));
-      expect(await collect(jsonlLines(chunked(text, rand))), JSON.stringify(text)).toEqual(want);
+      expect(await collect(textLines(chunked(text, rand))), JSON.stringify(text)).toEqual(want);
     }
   });
 
   it("yields a line past the limit as LINE_TOO_LONG without keeping it, and reads on", async () => {
     const rand = mulberry32(7);
     const text = `short\n${"x".repeat(5000)}\nafter\n${"y".repeat(1001)}`;
-    expect(await collect(jsonlLines(chunked(text, rand), 1000))).toEqual(["short", LINE_TOO_LONG, "after", LINE_TOO_LONG]);
-    expect(await collect(jsonlLines(chunked(`${"z".repeat(1000)}\n`, rand), 1000))).toEqual(["z".repeat(1000)]);
+    expect(await collect(textLines(chunked(text, rand), 1000))).toEqual(["short", LINE_TOO_LONG, "after", LINE_TOO_LONG]);
+    expect(await collect(textLines(chunked(`${"z".repeat(1000)}\n`, rand), 1000))).toEqual(["z".repeat(1000)]);
   });
 
   it("an import reports a line past the limit with its number and imports the others", async () => {

@@ -3,7 +3,7 @@
  * search index through the fetch pipeline (address policy, cache, extraction, page typing, the
  * browser when a page needs one), with progress on stderr and a summary on stdout.
  */
-import { readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Config } from "../../../functions/config/config.ts";
@@ -18,6 +18,7 @@ import { createLogger } from "../../../functions/lib/logger.ts";
 import { safeFetch } from "../../../functions/net/safe-http.ts";
 import { createIndexFeed, OPERATOR_SOURCE } from "../../../functions/search/index-feed.ts";
 import type { IndexWriter } from "../../../functions/search/local/document.ts";
+import { LINE_TOO_LONG, textLines } from "../../../functions/search/local/import-jsonl.ts";
 import { readSitemap } from "../../../functions/search/sitemap.ts";
 import { openBlobStore } from "../../../functions/storage/open-blob-store.ts";
 import { createChromiumRenderer } from "../../browser/chromium-pool.ts";
@@ -64,12 +65,18 @@ async function collectUrls(
   };
   positionals.forEach(add);
   if (values.file) {
-    const text = await readFile(path.resolve(ctx.cwd ?? process.cwd(), values.file), "utf8").catch(
-      (err: NodeJS.ErrnoException) => {
-        throw new UsageError(`--file ${values.file}: ${err.code === "ENOENT" ? "no such file" : err.message}`);
-      },
-    );
-    text.split(/\r?\n/).forEach(add);
+    // Streamed, a line at a time up to the limit: the file is never held whole (the command may run
+    // in the server, for a CLI beside it), and a line past MAX_LINE_CHARS is no URL.
+    const file = path.resolve(ctx.cwd ?? process.cwd(), values.file);
+    try {
+      for await (const line of textLines(createReadStream(file, { encoding: "utf8" }))) {
+        if (urls.size >= limit) break;
+        if (line !== LINE_TOO_LONG) add(line);
+      }
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      throw new UsageError(`--file ${values.file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+    }
   }
   let sitemapErrors = 0;
   const allow = ctx.config.allowPrivateHosts;

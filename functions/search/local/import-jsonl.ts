@@ -72,7 +72,7 @@ export function parseJsonlDocument(line: string): IndexDocument | { reason: stri
  */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
-/** What `jsonlLines` yields for a line past its limit (the line itself is not kept). */
+/** What `textLines` yields for a line past its limit (the line itself is not kept). */
 export const LINE_TOO_LONG = Symbol("line too long");
 
 /**
@@ -80,7 +80,7 @@ export const LINE_TOO_LONG = Symbol("line too long");
  * its newline too; a line longer than `maxChars` is yielded as LINE_TOO_LONG, its text skipped as it
  * streams past.
  */
-export async function* jsonlLines(
+export async function* textLines(
   chunks: AsyncIterable<string>,
   maxChars = MAX_LINE_CHARS,
 ): AsyncGenerator<string | typeof LINE_TOO_LONG> {
@@ -175,6 +175,6 @@ export async function importJsonlLines(
 
 /** Streams a JSONL file (never read whole into memory). */
 export function importJsonlFile(writer: IndexWriter, path: string, opts: ImportOptions = {}): Promise<ImportSummary> {
-  const lines = jsonlLines(createReadStream(path, { encoding: "utf8" }), opts.maxLineChars);
+  const lines = textLines(createReadStream(path, { encoding: "utf8" }), opts.maxLineChars);
   return importJsonlLines(writer, lines, opts);
 }
