@@ -10,6 +10,7 @@ import { unavailableRenderer } from "../../functions/fetch/renderer.ts";
 import { systemClock } from "../../functions/lib/clock.ts";
 import { defaultIds } from "../../functions/lib/ids.ts";
 import { createLogger } from "../../functions/lib/logger.ts";
+import { waitAtMost } from "../../functions/lib/wait.ts";
 import { profileService } from "../../functions/profiles/profile.service.ts";
 import { profileStore } from "../../functions/profiles/profile.store.ts";
 import { buildRuns } from "../../functions/runs/build.ts";
@@ -222,7 +223,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<v
     await sessionHost?.close();
     await Promise.allSettled([renderer.close(), extractor.close(), queue.close()]);
     // Pages already fetched reach the index before the database closes (bounded wait).
-    await Promise.race([indexFeed.whenIdle(), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    await waitAtMost(indexFeed.whenIdle(), 5_000);
     await runtime.close();
   };
 

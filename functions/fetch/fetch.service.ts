@@ -1,3 +1,4 @@
+import { waitAtMost } from "../lib/wait.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
 import type { FetchDeps } from "./fetch-deps.ts";
 import type { FetchRequest } from "./fetch-request.schema.ts";
@@ -101,15 +102,8 @@ export function fetchService(deps: FetchDeps, opts: { batchCeilingMs?: number } 
         })),
       );
       const indexed = offerToIndex(outcomes, ctx.auth.account.id);
-      if (deps.awaitIndex) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<"late">((resolve) => {
-          timer = setTimeout(() => resolve("late"), INDEX_WAIT_MS);
-        });
-        if ((await Promise.race([indexed, late])) === "late") {
-          deps.logger.warn("indexing fetched pages took too long; answering without waiting", { wait_ms: INDEX_WAIT_MS });
-        }
-        clearTimeout(timer);
+      if (deps.awaitIndex && !(await waitAtMost(indexed, INDEX_WAIT_MS))) {
+        deps.logger.warn("indexing fetched pages took too long; answering without waiting", { wait_ms: INDEX_WAIT_MS });
       }
       return outcomes;
     },

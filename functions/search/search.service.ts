@@ -4,6 +4,7 @@ import { AppError } from "../lib/app-error.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type Page, toPage } from "../lib/pagination.ts";
+import { waitAtMost } from "../lib/wait.ts";
 import { type SearchUsageRow, searchCacheRepo, searchUsageRepo } from "../repos/search-usage.repo.ts";
 import { hasEntitlement } from "../services/account.service.ts";
 import type { AuthContext } from "../services/api-key.service.ts";
@@ -47,16 +48,6 @@ export interface SearchServiceDeps {
 
 /** The longest a search waits for its account's pages to reach the local index. */
 export const OWN_WRITES_WAIT_MS = 2_000;
-
-/** `p`, or nothing after `ms`; the timer does not outlive it. */
-async function within(p: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export interface SearchCall {
   auth: AuthContext;
@@ -219,7 +210,7 @@ export function searchService(deps: SearchServiceDeps) {
       const viewer: SearchViewer = { accountId: call.auth.account.id };
       const key = cacheKey(q, viewer);
       // Read your own writes: pages this account has just fetched are still being indexed.
-      if (deps.ownWrites) await within(deps.ownWrites(viewer.accountId), OWN_WRITES_WAIT_MS);
+      if (deps.ownWrites) await waitAtMost(deps.ownWrites(viewer.accountId), OWN_WRITES_WAIT_MS);
       const chosen = deps.providers.filter((p) => {
         try {
           return p.supports(q);
