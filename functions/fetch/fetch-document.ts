@@ -1,3 +1,4 @@
+import type { PdfExtraction } from "../extract/pdf.ts";
 import { toIndexDocument } from "../search/index-feed.ts";
 import { publicByEverySign } from "../search/page-visibility.ts";
 import type { ContentKind } from "./content-kind.ts";
@@ -43,7 +44,7 @@ export async function fromDocument(
   if (kind === "pdf") {
     if (source.truncated)
       return fail(url, finalUrl, "empty_content", { message: `The PDF is larger than ${MAX_BODY_BYTES} bytes.` });
-    let pdf: Awaited<ReturnType<FetchDeps["extractor"]["pdf"]>>;
+    let pdf: PdfExtraction;
     try {
       pdf = await deps.extractor.pdf(new Uint8Array(source.body), { maxPages: MAX_PDF_PAGES, maxBytes: MAX_BODY_BYTES });
     } catch (err) {
