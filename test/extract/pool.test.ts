@@ -69,4 +69,32 @@ describe("extractor pool", () => {
     await broken.close();
     await expect(broken.extract(page(3), opts)).rejects.toThrow(/closed/);
   });
+
+  it("rejects a page whose worker ran out of memory with ExtractionLimitError('memory'), and reads the next page", async () => {
+    // A worker that dies as Node ends one past its heap (ERR_WORKER_OUT_OF_MEMORY) during its second page.
+    // A real one needs gigabytes here (worker heaps are not capped: see pool.ts), so it stands in.
+    const real = new URL("../../functions/extract/extract.worker.ts", import.meta.url).href;
+    const source = `import { parentPort } from "node:worker_threads";
+      const post = parentPort.postMessage.bind(parentPort);
+      let results = 0;
+      parentPort.postMessage = (msg, transfer) => {
+        if (msg.id === undefined || ++results !== 2) return post(msg, transfer);
+        // The second page's answer never comes: the worker ends as Node ends one out of memory.
+        setImmediate(() => {
+          throw Object.assign(new Error("JS heap out of memory"), { code: "ERR_WORKER_OUT_OF_MEMORY" });
+        });
+      };
+      await import(${JSON.stringify(real)});`;
+    const dying = createExtractorPool({ size: 1, workerUrl: new URL(`data:text/javascript,${encodeURIComponent(source)}`) });
+    try {
+      expect(await dying.extract(page(1), opts)).toMatchObject({ ok: true });
+      const err = await dying.extract(page(2), opts).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExtractionLimitError);
+      expect(err).toMatchObject({ limit: "memory", message: "extraction ran out of memory" });
+      // The replacement worker reads the next page (its own second task is the page after).
+      expect(await dying.extract(page(3), opts)).toMatchObject({ ok: true, page: { title: "Page 3" } });
+    } finally {
+      await dying.close();
+    }
+  });
 });

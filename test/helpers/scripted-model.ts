@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-
+import { writeEndlessJson } from "./endless.ts";
 /**
  * A scripted model server on 127.0.0.1 speaking both wire protocols on one port: OpenAI Chat
  * Completions (`/v1/chat/completions`) and Anthropic Messages (`/v1/messages`). Requests are
@@ -178,15 +178,7 @@ export async function startScriptedModel(script: Script, options: { apiKey?: str
       if (sent === "hang") return;
       if (sent === "endless") {
         record.status = 200;
-        res.writeHead(200, { "content-type": "application/json" });
-        res.write('{"choices": [{"message": {"content": "');
-        const chunk = "blah ".repeat(20_000);
-        const more = () => {
-          while (!res.destroyed && res.write(chunk)) {}
-          if (!res.destroyed) res.once("drain", more);
-        };
-        res.on("close", () => res.removeAllListeners("drain"));
-        return more();
+        return writeEndlessJson(res, '{"choices": [{"message": {"content": "', "blah ".repeat(20_000));
       }
       record.status = sent.status;
       res.writeHead(sent.status, { "content-type": "application/json", ...sent.headers });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SearchQuery } from "../../functions/search/types.ts";
+import { writeEndlessJson } from "./endless.ts";
 import { braveNews, braveWeb, openAlexWorks, searxngNews, searxngWeb } from "./search-upstream-fixtures.ts";
 
 /**
@@ -69,17 +70,8 @@ async function startStub(spec: StubSpec): Promise<UpstreamStub> {
       return send(res, current.status, e.type, e.body, headers);
     }
     if (current.kind === "invalid-json") return send(res, 200, "application/json", '{"results": [{"url": "https://x');
-    if (current.kind === "endless") {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.write('{"results": [');
-      const chunk = `${'{"url": "https://endless.example/", "title": "again"},'.repeat(1000)}`;
-      const more = () => {
-        while (!res.destroyed && res.write(chunk)) {}
-        if (!res.destroyed) res.once("drain", more);
-      };
-      res.on("close", () => res.removeAllListeners("drain"));
-      return more();
-    }
+    if (current.kind === "endless")
+      return writeEndlessJson(res, '{"results": [', '{"url": "https://endless.example/", "title": "again"},'.repeat(1000));
     const body = current.kind === "body" ? current.body : spec.answer(req);
     if (body === undefined) return send(res, 404, "text/plain", "Not Found");
     send(res, 200, "application/json; charset=utf-8", JSON.stringify(body));
