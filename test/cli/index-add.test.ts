@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratedDataDir } from "../helpers/data-dir.ts";
-import { article, html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { article, html, type Origin, OSPREY_PARAGRAPHS, startOrigin } from "../helpers/origin.ts";
 import { type Env, killChildren, runCli } from "../helpers/process.ts";
 
 /**
@@ -11,11 +11,7 @@ import { type Env, killChildren, runCli } from "../helpers/process.ts";
  * and go in order: the second crawl finds every page unchanged.
  */
 
-const LONG = [
-  "Ospreys are large raptors that feed almost exclusively on fish, which they catch by diving feet first into the water.",
-  "They nest on tall structures near water, returning to the same nest year after year and adding material each season.",
-  "Their populations recovered strongly after the pesticide DDT was banned, and they now breed on every continent except Antarctica.",
-];
+const LONG = [...OSPREY_PARAGRAPHS];
 const body = LONG.map((p) => `<p>${p}</p>`).join("");
 const news = `<!doctype html><html lang="en"><head><title>Osprey numbers soar</title>
 <meta property="og:type" content="article"><meta property="og:site_name" content="Daily Osprey">

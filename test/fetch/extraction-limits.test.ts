@@ -5,7 +5,7 @@ import { ExtractionLimitError } from "../../functions/extract/types.ts";
 import { extractionFailure } from "../../functions/fetch/url-outcome.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { article, html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { article, html, type Origin, OSPREY_PARAGRAPHS, startOrigin } from "../helpers/origin.ts";
 import { writePdf } from "../pdf/pdf-writer.ts";
 
 interface FetchBody {
@@ -13,10 +13,7 @@ interface FetchBody {
   errors: { url: string; error: string; message?: string }[];
 }
 
-const LONG = [
-  "Ospreys are large raptors that feed almost exclusively on fish, which they catch by diving feet first into the water.",
-  "They nest on tall structures near water, returning to the same nest year after year and adding material each season.",
-];
+const LONG = OSPREY_PARAGRAPHS.slice(0, 2);
 
 // Pages the extractor cannot read within its bounds are that URL's error, with a reason, and
 // never the request's (spec 7.4): too many elements, a task past the pool's time budget.

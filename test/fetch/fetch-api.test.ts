@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { article, html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { article, html, type Origin, OSPREY_PARAGRAPHS, startOrigin } from "../helpers/origin.ts";
 import { writePdf } from "../pdf/pdf-writer.ts";
 
 interface FetchBody {
@@ -11,11 +11,7 @@ interface FetchBody {
   request_id?: string;
 }
 
-const LONG = [
-  "Ospreys are large raptors that feed almost exclusively on fish, which they catch by diving feet first into the water.",
-  "They nest on tall structures near water, returning to the same nest year after year and adding material each season.",
-  "Their populations recovered strongly after the pesticide DDT was banned, and they now breed on every continent except Antarctica.",
-];
+const LONG = [...OSPREY_PARAGRAPHS];
 
 // POST {fetch_url} end to end (spec 4.6, 7.4) against real origin servers on 127.0.0.1, which the
 // test exempts from the address policy by port, exactly as OSPREY_ALLOW_PRIVATE_HOSTS would.

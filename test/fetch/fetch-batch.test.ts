@@ -2,17 +2,14 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { article, html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { article, html, type Origin, OSPREY_PARAGRAPHS, startOrigin } from "../helpers/origin.ts";
 
 interface FetchBody {
   results: { url: string; final_url: string; title: string | null; text: string }[];
   errors: { url: string; error: string }[];
 }
 
-const LONG = [
-  "Ospreys are large raptors that feed almost exclusively on fish, which they catch by diving feet first into the water.",
-  "They nest on tall structures near water, returning to the same nest year after year and adding material each season.",
-];
+const LONG = OSPREY_PARAGRAPHS.slice(0, 2);
 
 // Batches, redirects and encodings through the API (spec 4.6, 8).
 describe.each(driverCases(["pglite"]))("fetch batches on $driver", ({ open }) => {

@@ -58,3 +58,10 @@ export const article = (title: string, paragraphs: string[]) =>
 <body><nav><a href="/">Home</a> <a href="/about">About</a></nav><main><article><h1>${title}</h1>
 ${paragraphs.map((p) => `<p>${p}</p>`).join("\n")}
 </article></main><footer>Copyright 2026 Example Ltd. All rights reserved.</footer></body></html>`;
+
+/** Three sentences of ordinary prose about ospreys: main content the extractor keeps, for the fetch tests' pages. */
+export const OSPREY_PARAGRAPHS: readonly string[] = [
+  "Ospreys are large raptors that feed almost exclusively on fish, which they catch by diving feet first into the water.",
+  "They nest on tall structures near water, returning to the same nest year after year and adding material each season.",
+  "Their populations recovered strongly after the pesticide DDT was banned, and they now breed on every continent except Antarctica.",
+];

@@ -6,14 +6,10 @@ import { createLocalIndex } from "../../functions/search/local/local-index.ts";
 import { MAX_INDEXED_CHARS, MAX_TITLE_CHARS } from "../../functions/search/local/prepare.ts";
 import { createTestContext, type TestContext } from "../helpers/app.ts";
 import { driverCases, type TestDatabase } from "../helpers/databases.ts";
-import { article, html, type Origin, startOrigin } from "../helpers/origin.ts";
+import { article, html, type Origin, OSPREY_PARAGRAPHS, startOrigin } from "../helpers/origin.ts";
 import { writePdf } from "../pdf/pdf-writer.ts";
 
-const LONG = [
-  "Ospreys are large raptors that feed almost exclusively on fish, which they catch by diving feet first into the water.",
-  "They nest on tall structures near water, returning to the same nest year after year and adding material each season.",
-  "Their populations recovered strongly after the pesticide DDT was banned, and they now breed on every continent except Antarctica.",
-];
+const LONG = [...OSPREY_PARAGRAPHS];
 
 function recordingLogger() {
   const lines: { level: string; msg: string; fields?: LogFields }[] = [];
